@@ -1,0 +1,420 @@
+/* board.c: FEN in and out, copy-make move application. */
+#include "board.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "zobrist.h"
+
+static const char piece_letters[] = " PNBRQK  pnbrqk";
+
+static int piece_from_letter(char c)
+{
+    const char *p = strchr(piece_letters, c);
+    if (c == ' ' || c == '\0' || p == NULL)
+        return EMPTY;
+    return (int)(p - piece_letters);
+}
+
+static void board_clear(board_t *b)
+{
+    memset(b, 0, sizeof *b);
+    b->king[WHITE] = b->king[BLACK] = SQ_NONE;
+    memset(b->castle_rook, SQ_NONE, sizeof b->castle_rook);
+    b->ep = SQ_NONE;
+    b->fullmove = 1;
+}
+
+void board_start(board_t *b)
+{
+    board_error_t why;
+    int rc = board_from_fen(b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, &why);
+    (void)rc;
+}
+
+/* The rook a castling letter names.  K/Q mean the outermost rook on that
+ * side of the king (X-FEN); a file letter names the rook's file
+ * (Shredder-FEN).  Returns the index (CASTLE_INDEX) or -1. */
+static int castle_from_letter(board_t *b, char c, board_error_t *why)
+{
+    int color = (c >= 'a' && c <= 'z') ? BLACK : WHITE;
+    char u = (char)(color == BLACK ? c - 'a' + 'A' : c);
+    int rank = color == WHITE ? 0 : 7;
+    int ksq = b->king[color];
+    uint8_t rook = PIECE(color, ROOK);
+    if (ksq == SQ_NONE || SQ_RANK(ksq) != rank) {
+        *why = "castling rights without the king on its first rank";
+        return -1;
+    }
+    int kf = SQ_FILE(ksq), rook_file = -1;
+    if (u == 'K') {
+        for (int f = 7; f > kf; f--)
+            if (b->sq[SQ(f, rank)] == rook) { rook_file = f; break; }
+    } else if (u == 'Q') {
+        for (int f = 0; f < kf; f++)
+            if (b->sq[SQ(f, rank)] == rook) { rook_file = f; break; }
+    } else if (u >= 'A' && u <= 'H') {
+        rook_file = u - 'A';
+        if (b->sq[SQ(rook_file, rank)] != rook) {
+            *why = "castling right names a file without a rook";
+            return -1;
+        }
+    } else {
+        *why = "bad character in the castling field";
+        return -1;
+    }
+    if (rook_file < 0 || rook_file == kf) {
+        *why = "castling rights without a rook to castle with";
+        return -1;
+    }
+    /* Standard chess: king on e, rook on a or h. */
+    if (!b->chess960 && (kf != 4 || (rook_file != 0 && rook_file != 7))) {
+        *why = "castling rights without king and rook on their original squares";
+        return -1;
+    }
+    int idx = CASTLE_INDEX(color, rook_file < kf);
+    if (b->castle & (1 << idx)) {
+        *why = "castling right given twice";
+        return -1;
+    }
+    b->castle_rook[idx] = (uint8_t)SQ(rook_file, rank);
+    b->castle |= (uint8_t)(1 << idx);
+    return idx;
+}
+
+static int parse_uint(const char **p, unsigned max, unsigned *out)
+{
+    const char *s = *p;
+    unsigned v = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (unsigned)(*s - '0');
+        if (v > max)
+            return -1;
+        s++;
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+static int checkers_of(const board_t *b, int color)
+{
+    /* Count pieces of the other side giving check to color's king. */
+    int n = 0;
+    board_t t = *b;
+    int ksq = b->king[color];
+    for (int sq = 0; sq < 128; sq++) {
+        if (SQ_OFFBOARD(sq) || b->sq[sq] == EMPTY || PIECE_COLOR(b->sq[sq]) == color)
+            continue;
+        /* Is this piece alone an attacker?  Remove every other enemy piece
+         * of the same kind of attack... simpler: test attack with only it. */
+        memcpy(t.sq, b->sq, sizeof t.sq);
+        for (int o = 0; o < 128; o++)
+            if (!SQ_OFFBOARD(o) && o != sq && b->sq[o] != EMPTY && PIECE_COLOR(b->sq[o]) != color)
+                t.sq[o] = EMPTY;
+        if (movegen_attacked(&t, ksq, !color))
+            n++;
+    }
+    return n;
+}
+
+int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *why)
+{
+    board_clear(b);
+    b->chess960 = chess960;
+    const char *p = fen;
+    while (*p == ' ' || *p == '\t')
+        p++;
+
+    /* Piece placement, rank 8 first. */
+    int rank = 7, file = 0;
+    for (;; p++) {
+        char c = *p;
+        if (c == '/') {
+            if (file != 8 || rank == 0) { *why = "a rank of the FEN does not have 8 files"; return -1; }
+            rank--;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+            if (file > 8) { *why = "a rank of the FEN has more than 8 files"; return -1; }
+        } else if (c == ' ' || c == '\0') {
+            break;
+        } else {
+            int pc = piece_from_letter(c);
+            if (pc == EMPTY) { *why = "bad character in the piece placement"; return -1; }
+            if (file >= 8) { *why = "a rank of the FEN has more than 8 files"; return -1; }
+            int sq = SQ(file, rank);
+            b->sq[sq] = (uint8_t)pc;
+            b->count[pc]++;
+            if (PIECE_TYPE(pc) == KING) {
+                if (b->king[PIECE_COLOR(pc)] != SQ_NONE) { *why = "more than one king of a colour"; return -1; }
+                b->king[PIECE_COLOR(pc)] = (uint8_t)sq;
+            }
+            file++;
+        }
+    }
+    if (rank != 0 || file != 8) { *why = "the piece placement does not have 8 ranks of 8 files"; return -1; }
+    if (b->king[WHITE] == SQ_NONE || b->king[BLACK] == SQ_NONE) { *why = "a king is missing"; return -1; }
+
+    /* Side to move. */
+    if (*p != ' ') { *why = "the FEN has no side to move"; return -1; }
+    while (*p == ' ') p++;
+    if (*p == 'w') b->stm = WHITE;
+    else if (*p == 'b') b->stm = BLACK;
+    else { *why = "the side to move is not w or b"; return -1; }
+    p++;
+
+    /* Castling. */
+    if (*p != ' ') { *why = "the FEN has no castling field"; return -1; }
+    while (*p == ' ') p++;
+    if (*p == '-') {
+        p++;
+    } else {
+        for (; *p && *p != ' '; p++)
+            if (castle_from_letter(b, *p, why) < 0)
+                return -1;
+    }
+
+    /* En passant. */
+    if (*p != ' ') { *why = "the FEN has no en passant field"; return -1; }
+    while (*p == ' ') p++;
+    if (*p == '-') {
+        p++;
+    } else {
+        if (p[0] < 'a' || p[0] > 'h' || p[1] < '1' || p[1] > '8') { *why = "bad en passant square"; return -1; }
+        b->ep = SQ(p[0] - 'a', p[1] - '1');
+        p += 2;
+    }
+
+    /* Clocks, optional. */
+    while (*p == ' ') p++;
+    if (*p) {
+        unsigned v;
+        if (parse_uint(&p, 65535, &v) < 0) { *why = "bad halfmove clock"; return -1; }
+        b->halfmove = (uint16_t)v;
+        while (*p == ' ') p++;
+        if (*p) {
+            if (parse_uint(&p, 65535, &v) < 0) { *why = "bad fullmove number"; return -1; }
+            b->fullmove = (uint16_t)(v == 0 ? 1 : v);
+            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+            if (*p) { *why = "text after the FEN's last field"; return -1; }
+        }
+    }
+
+    /* Could this position occur in a game? */
+    for (int color = WHITE; color <= BLACK; color++) {
+        int pieces = 0;
+        for (int t = PAWN; t <= KING; t++)
+            pieces += b->count[PIECE(color, t)];
+        if (pieces > 16) { *why = "more than 16 pieces of a colour"; return -1; }
+        if (b->count[PIECE(color, PAWN)] > 8) { *why = "more than 8 pawns of a colour"; return -1; }
+    }
+    for (int f = 0; f < 8; f++) {
+        if (PIECE_TYPE(b->sq[SQ(f, 0)]) == PAWN || PIECE_TYPE(b->sq[SQ(f, 7)]) == PAWN) {
+            *why = "a pawn on the first or eighth rank";
+            return -1;
+        }
+    }
+    if (movegen_attacked(b, b->king[!b->stm], b->stm)) { *why = "the side not to move is in check"; return -1; }
+    if (checkers_of(b, b->stm) > 2) { *why = "more than two pieces give check"; return -1; }
+    if (b->ep != SQ_NONE) {
+        int us = b->stm;
+        int ep_rank = us == WHITE ? 5 : 2;
+        int dir = us == WHITE ? -16 : 16;          /* from the ep square towards the pawn */
+        if (SQ_RANK(b->ep) != ep_rank || b->sq[b->ep + dir] != PIECE(!us, PAWN) ||
+            b->sq[b->ep] != EMPTY || b->sq[b->ep - dir] != EMPTY) {
+            *why = "en passant square without a pawn that just made a double step";
+            return -1;
+        }
+        b->ep_legal = movegen_ep_capture_legal(b);
+    }
+    b->key = zobrist_compute(b);
+    return 0;
+}
+
+size_t board_to_fen(const board_t *b, char *out, size_t cap)
+{
+    char buf[128];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            uint8_t pc = b->sq[SQ(file, rank)];
+            if (pc == EMPTY) {
+                empty++;
+                continue;
+            }
+            if (empty) buf[n++] = (char)('0' + empty);
+            empty = 0;
+            buf[n++] = piece_letters[pc];
+        }
+        if (empty) buf[n++] = (char)('0' + empty);
+        if (rank) buf[n++] = '/';
+    }
+    buf[n++] = ' ';
+    buf[n++] = b->stm == WHITE ? 'w' : 'b';
+    buf[n++] = ' ';
+    if (!b->castle) buf[n++] = '-';
+    for (int idx = 0; idx < 4; idx++) {
+        if (!(b->castle & (1 << idx)))
+            continue;
+        int color = idx / 2, queenside = idx % 2;
+        int rf = SQ_FILE(b->castle_rook[idx]);
+        char c = queenside ? 'Q' : 'K';
+        if (b->chess960) {
+            /* X-FEN: K/Q for the outermost rook, its file letter otherwise. */
+            int kf = SQ_FILE(b->king[color]), rank = color == WHITE ? 0 : 7;
+            for (int f = queenside ? 0 : 7; f != rf; f += queenside ? 1 : -1)
+                if (b->sq[SQ(f, rank)] == PIECE(color, ROOK) && (queenside ? f < kf : f > kf))
+                    c = (char)('A' + rf);
+        }
+        buf[n++] = color == WHITE ? c : (char)(c - 'A' + 'a');
+    }
+    buf[n++] = ' ';
+    if (b->ep_legal) {
+        buf[n++] = (char)('a' + SQ_FILE(b->ep));
+        buf[n++] = (char)('1' + SQ_RANK(b->ep));
+    } else {
+        buf[n++] = '-';
+    }
+    n += (size_t)snprintf(buf + n, sizeof buf - n, " %u %u", (unsigned)b->halfmove, (unsigned)b->fullmove);
+    if (cap) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(out, buf, k);
+        out[k] = '\0';
+    }
+    return n;
+}
+
+/* Piece placement helpers keeping key and counts in step. */
+static inline void put(board_t *b, int sq, uint8_t pc, uint64_t *key)
+{
+    b->sq[sq] = pc;
+    *key ^= zobrist_piece[pc][sq];
+}
+
+static inline void lift(board_t *b, int sq, uint64_t *key)
+{
+    *key ^= zobrist_piece[b->sq[sq]][sq];
+    b->sq[sq] = EMPTY;
+}
+
+/* Drops the castling rights whose rook stood on sq (moved or captured). */
+static inline void drop_rights_on(board_t *b, int sq)
+{
+    for (int i = 0; i < 4; i++) {
+        if (b->castle_rook[i] == sq) {
+            b->castle_rook[i] = SQ_NONE;
+            b->castle &= (uint8_t)~(1 << i);
+        }
+    }
+}
+
+static void drop_rights_of(board_t *b, int color)
+{
+    for (int q = 0; q < 2; q++) {
+        int i = CASTLE_INDEX(color, q);
+        b->castle_rook[i] = SQ_NONE;
+        b->castle &= (uint8_t)~(1 << i);
+    }
+}
+
+/* Finishes a move: side, clocks, castling and en passant parts of the key. */
+static void finish_move(const board_t *from, board_t *to, uint64_t key)
+{
+    if (from->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(from->ep)];
+    key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle] ^ zobrist_black;
+    to->stm = (uint8_t)!from->stm;
+    if (from->stm == BLACK)
+        to->fullmove++;
+    to->ep_legal = false;
+    if (to->ep != SQ_NONE) {
+        /* Only worth the full test when an enemy pawn stands beside the pawn. */
+        int pawn_sq = to->ep + (to->stm == WHITE ? -16 : 16);
+        uint8_t theirs = PIECE(to->stm, PAWN);
+        if ((!SQ_OFFBOARD(pawn_sq - 1) && to->sq[pawn_sq - 1] == theirs) ||
+            (!SQ_OFFBOARD(pawn_sq + 1) && to->sq[pawn_sq + 1] == theirs)) {
+            to->key = key;
+            to->ep_legal = movegen_ep_capture_legal(to);
+            if (to->ep_legal)
+                key ^= zobrist_ep[SQ_FILE(to->ep)];
+        }
+    }
+    to->key = key;
+}
+
+void board_make_move(const board_t *from, move_t m, board_t *to)
+{
+    *to = *from;
+    uint64_t key = from->key;
+    int us = from->stm;
+    to->ep = SQ_NONE;
+    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
+
+    if (m.flags & MOVE_CASTLE) {
+        int kfrom = m.from, rfrom = m.to, rank = SQ_RANK(kfrom);
+        bool queenside = SQ_FILE(rfrom) < SQ_FILE(kfrom);
+        int kto = SQ(queenside ? 2 : 6, rank), rto = SQ(queenside ? 3 : 5, rank);
+        uint8_t king = from->sq[kfrom], rook = from->sq[rfrom];
+        lift(to, kfrom, &key);
+        lift(to, rfrom, &key);
+        put(to, kto, king, &key);
+        put(to, rto, rook, &key);
+        to->king[us] = (uint8_t)kto;
+        drop_rights_of(to, us);
+        finish_move(from, to, key);
+        return;
+    }
+
+    uint8_t piece = from->sq[m.from];
+    if (m.flags & MOVE_CAPTURE) {
+        int cap = (m.flags & MOVE_EP) ? SQ(SQ_FILE(m.to), SQ_RANK(m.from)) : m.to;
+        to->count[from->sq[cap]]--;
+        lift(to, cap, &key);
+        to->halfmove = 0;
+    }
+    lift(to, m.from, &key);
+    if (m.promo) {
+        uint8_t np = PIECE(us, m.promo);
+        to->count[piece]--;
+        to->count[np]++;
+        put(to, m.to, np, &key);
+    } else {
+        put(to, m.to, piece, &key);
+    }
+    switch (PIECE_TYPE(piece)) {
+    case PAWN:
+        to->halfmove = 0;
+        if (m.flags & MOVE_DOUBLE)
+            to->ep = (uint8_t)((m.from + m.to) / 2);
+        break;
+    case KING:
+        to->king[us] = m.to;
+        drop_rights_of(to, us);
+        break;
+    default:
+        break;
+    }
+    if (to->castle) {
+        drop_rights_on(to, m.from);
+        drop_rights_on(to, m.to);
+    }
+    finish_move(from, to, key);
+}
+
+void board_make_null(const board_t *from, board_t *to)
+{
+    *to = *from;
+    to->ep = SQ_NONE;
+    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
+    finish_move(from, to, from->key);
+}
+
+bool board_in_check(const board_t *b)
+{
+    return movegen_attacked(b, b->king[b->stm], !b->stm);
+}

@@ -1,0 +1,98 @@
+/* board.h: the position: a 0x88 mailbox, FEN in and out, copy-make moves.
+ *
+ * Squares are 0x88 indices: sq = rank * 16 + file (file 0..7 = a..h,
+ * rank 0..7 = 1..8); (sq & 0x88) != 0 means off the board.  A board_t is a
+ * plain value: copy it to keep a position, board_make_move() writes the
+ * successor into a second board and leaves the first intact. */
+#ifndef ARB_BOARD_H
+#define ARB_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WHITE = 0, BLACK = 1 };
+enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
+
+/* A piece code is its type with the colour in bit 3; 0 is an empty square. */
+#define PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
+#define PIECE_TYPE(p) ((p) & 7)
+#define PIECE_COLOR(p) ((p) >> 3)
+
+#define SQ(file, rank) ((uint8_t)((rank) * 16 + (file)))
+#define SQ_FILE(sq) ((sq) & 7)
+#define SQ_RANK(sq) ((sq) >> 4)
+#define SQ_OFFBOARD(sq) (((sq) & 0x88) != 0)
+#define SQ_NONE 0x7F /* off the board: "no square" */
+/* 1 for a light square (h1 is light), 0 for a dark one. */
+#define SQ_LIGHT(sq) ((SQ_FILE(sq) + SQ_RANK(sq)) & 1)
+
+/* Castling rights, one bit each in board_t.castle. */
+enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
+/* Index 0..3 of a right (WK, WQ, BK, BQ) in board_t.castle_rook. */
+#define CASTLE_INDEX(color, queenside) ((color) * 2 + (queenside))
+
+enum {
+    MOVE_CAPTURE = 1, /* takes a piece (en passant included) */
+    MOVE_EP = 2,      /* en passant capture */
+    MOVE_CASTLE = 4,  /* castling; to is the castling rook's square */
+    MOVE_DOUBLE = 8,  /* pawn double step */
+    MOVE_NULL = 16    /* a pass: only when the caller allows null moves */
+};
+
+/* A move.  Castling is encoded king-takes-own-rook (from = king square,
+ * to = rook square) so that Chess960 needs no special case. */
+typedef struct move {
+    uint8_t from, to; /* 0x88 squares */
+    uint8_t promo;    /* piece type promoted to, EMPTY if none */
+    uint8_t flags;    /* MOVE_* bits */
+} move_t;
+
+typedef struct board {
+    uint8_t sq[128];        /* piece code per 0x88 square */
+    uint64_t key;           /* Zobrist key (zobrist.h): kept equal to zobrist_compute() */
+    uint8_t king[2];        /* king square per colour */
+    uint8_t castle_rook[4]; /* rook origin per right (CASTLE_INDEX), SQ_NONE if gone */
+    uint8_t castle;         /* remaining rights, CASTLE_* bits; bit set iff castle_rook set */
+    uint8_t ep;             /* square skipped by a double step on the last move, SQ_NONE if none;
+                               set whether or not a capture is possible */
+    bool ep_legal;          /* a legal en passant capture exists now (FIDE 9.2.3) */
+    uint8_t stm;            /* side to move: WHITE or BLACK */
+    bool chess960;          /* castling by Chess960 rules, FEN castling in X-/Shredder form */
+    uint16_t halfmove;      /* halfmove clock, plies since the last capture or pawn move, 0.. */
+    uint16_t fullmove;      /* fullmove number, 1.. */
+    uint8_t count[16];      /* pieces on the board, by piece code */
+} board_t;
+
+/* Why a FEN was refused; a fixed string, never NULL on error. */
+typedef const char *board_error_t;
+
+/* The standard starting position. */
+void board_start(board_t *b);
+
+/* Parses a FEN (four to six fields; missing clocks default to 0 and 1) and
+ * checks that the position could occur: exactly one king per colour, no pawn
+ * on the first or eighth rank, the side not to move not in check, at most
+ * 16 pieces and 8 pawns per colour, castling rights backed by a king and
+ * rook on their squares, an en passant square behind a pawn that could just
+ * have made the double step.  Castling accepts KQkq (for Chess960: the
+ * outermost rook, X-FEN) and file letters (Shredder-FEN).  Returns 0, or -1
+ * with *why set; *b is undefined after an error. */
+int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *why);
+
+/* Writes the FEN of b into out (NUL-terminated, at most 100 bytes needed);
+ * the en passant field is shown only when a capture is legal, as python-chess
+ * does.  Returns the length. */
+size_t board_to_fen(const board_t *b, char *out, size_t cap);
+
+/* Applies a legal move m to *from and writes the result to *to (to != from).
+ * Updates clocks, castling rights, en passant, counts and the key. */
+void board_make_move(const board_t *from, move_t m, board_t *to);
+
+/* Passes the turn (a null move): the clock advances, en passant is cleared. */
+void board_make_null(const board_t *from, board_t *to);
+
+/* True if the side to move is in check. */
+bool board_in_check(const board_t *b);
+
+#endif

@@ -1,0 +1,21 @@
+/* input.h: an input file as a stream of bytes, decompressed if it is
+ * gzip or zstd (recognised by magic bytes, so pipes work too). */
+#ifndef ARB_INPUT_H
+#define ARB_INPUT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct input input_t;
+
+/* Opens path ("-" for standard input).  NULL on error, with err filled. */
+input_t *input_open(const char *path, char *err, size_t err_cap);
+
+/* Reads up to cap bytes of the (decompressed) stream into buf.  Returns the
+ * count, 0 at the end, -1 on a read or decompression error (err filled). */
+ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t err_cap);
+
+/* Closes the input (standard input is left open). */
+void input_close(input_t *in);
+
+#endif

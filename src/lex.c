@@ -1,0 +1,988 @@
+/* lex.c: the streaming PGN tokenizer (interface and contract in lex.h).
+ *
+ * One resumable scanner per token kind.  A token that starts and ends in the
+ * chunk being lexed is handed out as a pointer into that chunk.  When a chunk
+ * ends inside a token, the scanner copies the bytes it will still need into
+ * the lexer's capped buffers, saves its state and asks for more; the next
+ * chunk resumes the same code.  There is no separate "fast path", so the
+ * token stream cannot depend on where the chunks were cut.
+ *
+ * Memory is bounded: LEX_MAX_SYMBOL bytes for a symbol (or for the head of a
+ * bad tag line), LEX_MAX_NAME for a tag name and RAW_MAX for the raw bytes of
+ * a tag value, whatever the input. */
+
+#include "lex.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Raw tag value bytes kept when a value spans chunks.  Twice the value cap
+ * (plus slack) because an escaped value shrinks at most by half when
+ * unescaped, so the first LEX_MAX_VALUE unescaped bytes always lie within
+ * the kept raw bytes and the result does not depend on chunking. */
+#define RAW_MAX (2 * (size_t)LEX_MAX_VALUE + 2)
+
+#define NONE UINT64_MAX /* "no such raw index" */
+#define NO_TOKEN (-1)   /* a scanner finished without a token (% line, BOM) */
+
+/* Byte classes; one immutable table, indexed by the byte. */
+enum {
+    C_SYM = 1,    /* symbol byte: [A-Za-z0-9_+#=:/.!?@~-] and any byte >= 0x80 */
+    C_DIGIT = 2,  /* 0-9 */
+    C_NAME = 4,   /* tag name byte: [A-Za-z0-9_+#=:-] */
+    C_WS = 8,     /* separates tokens: space \t \n \v \f \r */
+    C_EOL = 16,   /* ends a line: \n \r */
+    C_VSTOP = 32, /* stops the scan of a tag value: " \ \n \r */
+    C_BAD = 64    /* continues a run of junk bytes */
+};
+
+#define B C_BAD
+#define W C_WS
+#define E (C_WS | C_EOL | C_VSTOP)
+#define S C_SYM
+#define N (C_SYM | C_NAME)
+#define D (C_SYM | C_NAME | C_DIGIT)
+#define Q (C_BAD | C_VSTOP)
+#define X 0 /* starts a token of its own: ( ) [ { ; $ * */
+static const unsigned char cls[256] = {
+    /* 00 */ B, B, B, B, B, B, B, B, B, W, E, W, W, E, B, B,
+    /* 10 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+    /* 20 */ W, S, Q, N, X, B, B, B, X, X, X, N, B, N, S, S,
+    /* 30 */ D, D, D, D, D, D, D, D, D, D, N, X, B, N, B, S,
+    /* 40 */ S, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+    /* 50 */ N, N, N, N, N, N, N, N, N, N, N, X, Q, B, B, N,
+    /* 60 */ B, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+    /* 70 */ N, N, N, N, N, N, N, N, N, N, N, X, B, B, S, B,
+    /* 80 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* 90 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* a0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* b0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* c0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* d0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* e0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+    /* f0 */ S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,
+};
+#undef B
+#undef W
+#undef E
+#undef S
+#undef N
+#undef D
+#undef Q
+#undef X
+
+/* What the lexer is in the middle of. */
+enum state {
+    ST_IDLE,   /* between tokens */
+    ST_BOM,    /* stream start: matching EF BB BF */
+    ST_DIGITS, /* symbol made of digits so far: may become a move number */
+    ST_DOTS,   /* digits then dots: a move number */
+    ST_SYM,    /* any other symbol */
+    ST_NAG,    /* $ and digits */
+    ST_BAD,    /* run of junk bytes */
+    ST_BRACE,  /* { comment */
+    ST_SEMI,   /* ; comment */
+    ST_PCT,    /* % escape line (no token) */
+    ST_TAG     /* [ tag; phase in tg */
+};
+
+/* Where a tag is; the value phases are TG_VALUE and after. */
+enum phase {
+    TG_OPEN,    /* after [, blanks */
+    TG_NAME,    /* in the name */
+    TG_GAP,     /* blanks after the name */
+    TG_BADLINE, /* broken before its value: TOK_BAD up to ] or the line end */
+    TG_VALUE,   /* in the value */
+    TG_ESC,     /* after an escaping backslash */
+    TG_ESCQ,    /* blanks after an escaped quote: may be the fallback's end */
+    TG_QUOTE    /* blanks after a plain quote: ends the value if ] follows */
+};
+
+struct lexer {
+    /* The chunk being lexed; p is the next byte. */
+    const unsigned char *chunk, *p, *end;
+    uint64_t base;   /* stream offset of chunk[0] */
+    bool cr_last;    /* the previous chunk ended with \r */
+    bool drained;    /* TOK_MORE was returned: the chunk is gone */
+    bool finished;   /* lex_finish() was called */
+
+    uint64_t line;       /* current line, 1.. */
+    uint64_t line_start; /* stream offset of its first byte */
+
+    /* The token in progress. */
+    enum state st;
+    uint64_t t_off, t_line;
+    uint32_t t_col;
+    const unsigned char *seg; /* its first byte not yet copied, in the chunk */
+    bool inbuf;               /* earlier bytes are in buf */
+    bool btrunc;              /* bytes were dropped from buf */
+    size_t blen;
+    unsigned char buf[LEX_MAX_SYMBOL]; /* symbol text, or head of a bad tag */
+    unsigned nag;                      /* ST_NAG: value so far, saturates at 1000 */
+    size_t ndigits;                    /* ST_NAG: digits seen */
+    unsigned bom;                      /* ST_BOM: bytes matched */
+
+    /* Tag in progress. */
+    enum phase tg;
+    bool named;                /* the name is complete */
+    bool bad_quoted;           /* TG_BADLINE: inside "..." */
+    const unsigned char *nseg; /* TG_NAME: name bytes not yet copied */
+    const unsigned char *name; /* the name: in the chunk or in nbuf */
+    size_t nlen;
+    bool n_inbuf, ntrunc;
+    unsigned char nbuf[LEX_MAX_NAME];
+    /* The raw value: every byte after the opening quote, up to RAW_MAX kept. */
+    uint64_t v_off;            /* stream offset of raw byte 0 */
+    const unsigned char *vseg; /* raw bytes not yet copied, in the chunk */
+    uint64_t vdone;            /* raw bytes before vseg */
+    bool v_inbuf;              /* raw bytes were copied to vbuf */
+    bool v_oom;                /* vbuf could not grow: keep no more bytes */
+    bool has_esc;              /* a backslash escape occurred */
+    uint64_t quote;            /* TG_QUOTE: raw index of the plain quote */
+    uint64_t escq;             /* TG_ESCQ: raw index of the escaped quote */
+    uint64_t cand_q, cand_rb;  /* last escaped quote followed by blanks and ]:
+                                  raw indexes of the quote and of the ] */
+    unsigned char *vbuf;       /* grows up to RAW_MAX */
+    size_t vlen, vcap;
+
+    /* A second token produced by the same scan (the rest of a tag line). */
+    bool has_pend;
+    lex_token_t pend;
+};
+
+/* Stands in for a NULL chunk and for one that is gone, so that pointer
+ * arithmetic stays defined and nothing reads the caller's old buffer. */
+static const unsigned char empty_chunk[1];
+
+static inline uint64_t off_of(const lexer_t *lx, const unsigned char *p)
+{
+    return lx->base + (uint64_t)(p - lx->chunk);
+}
+
+static inline uint32_t col_at(uint64_t line_start, uint64_t off)
+{
+    uint64_t c = off - line_start + 1;
+    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* Was the stream byte before p a \r?  A \n right after \r ends no new line. */
+static inline bool after_cr(const lexer_t *lx, const unsigned char *p)
+{
+    return p > lx->chunk ? p[-1] == '\r' : lx->cr_last;
+}
+
+/* Counts the line end at *p (\n or \r). */
+static inline void line_end(lexer_t *lx, const unsigned char *p)
+{
+    if (*p == '\r' || !after_cr(lx, p))
+        lx->line++;
+    lx->line_start = off_of(lx, p) + 1;
+}
+
+/* Counts the line ends in [a, b), linear even for files of lone \r. */
+static void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char *b)
+{
+    const unsigned char *lf = memchr(a, '\n', (size_t)(b - a));
+    for (;;) {
+        const unsigned char *lim = lf ? lf : b;
+        const unsigned char *cr = memchr(a, '\r', (size_t)(lim - a));
+        if (cr) {
+            line_end(lx, cr);
+            a = cr + 1;
+            continue;
+        }
+        if (!lf)
+            return;
+        line_end(lx, lf);
+        a = lf + 1;
+        lf = memchr(a, '\n', (size_t)(b - a));
+    }
+}
+
+/* The first \n or \r in [p, end), or NULL. */
+static const unsigned char *find_eol(const unsigned char *p, const unsigned char *end)
+{
+    const unsigned char *lf = memchr(p, '\n', (size_t)(end - p));
+    const unsigned char *cr = memchr(p, '\r', (size_t)((lf ? lf : end) - p));
+    return cr ? cr : lf;
+}
+
+/* Starts a token at p. */
+static inline void start(lexer_t *lx, const unsigned char *p, enum state st)
+{
+    lx->st = st;
+    lx->t_off = off_of(lx, p);
+    lx->t_line = lx->line;
+    lx->t_col = col_at(lx->line_start, lx->t_off);
+    lx->seg = p;
+    lx->inbuf = false;
+    lx->btrunc = false;
+    lx->blen = 0;
+}
+
+/* Writes the finished token; the scanner fills in text and the rest. */
+static inline lex_kind_t emit(lexer_t *lx, lex_token_t *tok, lex_kind_t kind, uint64_t end)
+{
+    tok->kind = kind;
+    tok->offset = lx->t_off;
+    tok->end = end;
+    tok->line = lx->t_line;
+    tok->col = lx->t_col;
+    tok->text = NULL;
+    tok->len = 0;
+    tok->value = NULL;
+    tok->value_len = 0;
+    tok->truncated = false;
+    tok->unterminated = false;
+    tok->nag = 0;
+    lx->st = ST_IDLE;
+    return kind;
+}
+
+/* Appends n bytes to buf, keeping at most LEX_MAX_SYMBOL. */
+static void keep(lexer_t *lx, const unsigned char *s, size_t n)
+{
+    size_t room = LEX_MAX_SYMBOL - lx->blen;
+    if (n > room) {
+        n = room;
+        lx->btrunc = true;
+    }
+    if (n) {
+        memcpy(lx->buf + lx->blen, s, n);
+        lx->blen += n;
+    }
+    lx->inbuf = true;
+}
+
+/* The token's bytes up to q become its text: a pointer into the chunk if
+ * they all lie there, else the copy in buf. */
+static void take_text(lexer_t *lx, lex_token_t *tok, const unsigned char *q)
+{
+    size_t n = (size_t)(q - lx->seg);
+    if (!lx->inbuf) {
+        tok->text = (const char *)lx->seg;
+        tok->len = n > LEX_MAX_SYMBOL ? LEX_MAX_SYMBOL : n;
+        tok->truncated = n > LEX_MAX_SYMBOL;
+    } else {
+        keep(lx, lx->seg, n);
+        tok->text = (const char *)lx->buf;
+        tok->len = lx->blen;
+        tok->truncated = lx->btrunc;
+    }
+}
+
+/* Symbols: the symbol, result or NAG made by the bytes up to q. */
+static lex_kind_t end_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *q)
+{
+    enum state st = lx->st;
+    lx->p = q;
+    emit(lx, tok, st == ST_DOTS ? TOK_MOVENUM : TOK_SYMBOL, off_of(lx, q));
+    take_text(lx, tok, q);
+    if (st != ST_SYM || tok->truncated)
+        return tok->kind;
+    const char *s = tok->text;
+    size_t n = tok->len;
+    switch (s[0]) { /* moves start with a letter: decide on the first byte */
+    case '0':
+    case '1':
+        if ((n == 3 && (memcmp(s, "1-0", 3) == 0 || memcmp(s, "0-1", 3) == 0)) ||
+            (n == 7 && memcmp(s, "1/2-1/2", 7) == 0))
+            tok->kind = TOK_RESULT;
+        break;
+    case '!':
+    case '?':
+        /* PGN standard 10: $1 !  $2 ?  $3 !!  $4 ??  $5 !?  $6 ?! */
+        if (n == 1)
+            tok->nag = s[0] == '!' ? 1 : 2;
+        else if (n == 2 && (s[1] == '!' || s[1] == '?'))
+            tok->nag = s[0] == s[1] ? (s[0] == '!' ? 3 : 4) : (s[0] == '!' ? 5 : 6);
+        else
+            break;
+        tok->kind = TOK_NAG;
+        tok->text = NULL;
+        tok->len = 0;
+        break;
+    default:
+        break;
+    }
+    return tok->kind;
+}
+
+/* Symbols and move numbers.  A run of digits followed by dots is a move
+ * number ending at the last dot; the rest of the run is the next token. */
+static int scan_symbol(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *p = lx->p, *end = lx->end;
+    for (;;) {
+        switch (lx->st) {
+        case ST_DIGITS:
+            while (p < end && (cls[*p] & C_DIGIT))
+                p++;
+            if (p == end)
+                break;
+            if (*p == '.') {
+                lx->st = ST_DOTS;
+                p++;
+                continue;
+            }
+            if (!(cls[*p] & C_SYM))
+                return end_symbol(lx, tok, p);
+            lx->st = ST_SYM;
+            continue;
+        case ST_DOTS:
+            while (p < end && *p == '.')
+                p++;
+            if (p == end)
+                break;
+            return end_symbol(lx, tok, p);
+        default:
+            while (p < end && (cls[*p] & C_SYM))
+                p++;
+            if (p == end)
+                break;
+            return end_symbol(lx, tok, p);
+        }
+        /* p == end */
+        if (lx->finished)
+            return end_symbol(lx, tok, p);
+        keep(lx, lx->seg, (size_t)(p - lx->seg));
+        lx->p = p;
+        return TOK_MORE;
+    }
+}
+
+/* $ and digits: a NAG 0..255; no digits or a bigger number is TOK_BAD. */
+static int scan_nag(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (p < end && (cls[*p] & C_DIGIT)) {
+        if (lx->nag < 1000)
+            lx->nag = lx->nag * 10 + (unsigned)(*p - '0');
+        lx->ndigits++;
+        p++;
+    }
+    if (p == end && !lx->finished) {
+        keep(lx, lx->seg, (size_t)(p - lx->seg));
+        lx->p = p;
+        return TOK_MORE;
+    }
+    lx->p = p;
+    if (lx->ndigits == 0 || lx->nag > 255) {
+        emit(lx, tok, TOK_BAD, off_of(lx, p));
+        take_text(lx, tok, p);
+        return TOK_BAD;
+    }
+    emit(lx, tok, TOK_NAG, off_of(lx, p));
+    tok->nag = (int)lx->nag;
+    return TOK_NAG;
+}
+
+/* A maximal run of bytes that are not PGN. */
+static int scan_bad(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (p < end && (cls[*p] & C_BAD))
+        p++;
+    if (p == end && !lx->finished) {
+        keep(lx, lx->seg, (size_t)(p - lx->seg));
+        lx->p = p;
+        return TOK_MORE;
+    }
+    lx->p = p;
+    emit(lx, tok, TOK_BAD, off_of(lx, p));
+    take_text(lx, tok, p);
+    return TOK_BAD;
+}
+
+/* { comment }: no nesting, may span lines. */
+static int scan_brace(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *p = lx->p, *end = lx->end;
+    const unsigned char *q = memchr(p, '}', (size_t)(end - p));
+    count_lines(lx, p, q ? q : end);
+    if (q) {
+        lx->p = q + 1;
+        return emit(lx, tok, TOK_COMMENT, off_of(lx, q) + 1);
+    }
+    lx->p = end;
+    if (!lx->finished)
+        return TOK_MORE;
+    emit(lx, tok, TOK_COMMENT, off_of(lx, end));
+    tok->unterminated = true;
+    return TOK_COMMENT;
+}
+
+/* ; comment and % escape line: up to (not including) the line end. */
+static int scan_to_eol(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *q = find_eol(lx->p, lx->end);
+    if (!q) {
+        q = lx->end;
+        if (!lx->finished) {
+            lx->p = q;
+            return TOK_MORE;
+        }
+    }
+    lx->p = q;
+    if (lx->st == ST_PCT) {
+        lx->st = ST_IDLE;
+        return NO_TOKEN;
+    }
+    return emit(lx, tok, TOK_COMMENT, off_of(lx, q));
+}
+
+/* Tags.  The raw value is every byte after the opening quote; raw index i
+ * is stream offset v_off + i, on the tag's line. */
+
+static inline uint64_t raw_index(const lexer_t *lx, const unsigned char *p)
+{
+    return lx->vdone + (uint64_t)(p - lx->vseg);
+}
+
+/* Makes room for need bytes in vbuf; false if out of memory. */
+static bool vreserve(lexer_t *lx, size_t need)
+{
+    if (need <= lx->vcap)
+        return true;
+    size_t cap = lx->vcap ? lx->vcap : 256;
+    while (cap < need)
+        cap *= 2;
+    if (cap > RAW_MAX)
+        cap = RAW_MAX;
+    unsigned char *nb = realloc(lx->vbuf, cap);
+    if (!nb)
+        return false;
+    lx->vbuf = nb;
+    lx->vcap = cap;
+    return true;
+}
+
+/* Copies the raw value bytes [vseg, q) to vbuf, keeping at most RAW_MAX
+ * (fewer if out of memory: the value then comes out truncated). */
+static void vkeep(lexer_t *lx, const unsigned char *q)
+{
+    size_t n = (size_t)(q - lx->vseg);
+    size_t room = RAW_MAX - lx->vlen;
+    size_t k = n < room ? n : room;
+    if (k && !lx->v_oom) {
+        if (vreserve(lx, lx->vlen + k)) {
+            memcpy(lx->vbuf + lx->vlen, lx->vseg, k);
+            lx->vlen += k;
+        } else {
+            lx->v_oom = true; /* a later success would leave a hole */
+        }
+    }
+    lx->vdone += n;
+    lx->vseg = q;
+    lx->v_inbuf = true;
+}
+
+/* The raw value bytes we may use: *avail of them at the returned pointer.
+ * Clamped to RAW_MAX even when they all lie in the chunk, so that a value
+ * read whole and one read in pieces give the same token. */
+static const unsigned char *raw_value(lexer_t *lx, const unsigned char *q, size_t *avail)
+{
+    if (lx->v_inbuf) {
+        vkeep(lx, q);
+        *avail = lx->vlen;
+        return lx->vbuf ? lx->vbuf : empty_chunk; /* NULL only if out of memory */
+    }
+    size_t n = (size_t)(q - lx->vseg);
+    *avail = n < RAW_MAX ? n : RAW_MAX;
+    return lx->vseg;
+}
+
+/* Unescapes \" and \\ in src[0..n) into dst (may be src); writes at most
+ * LEX_MAX_VALUE bytes, returns how many, and sets *full to the whole length. */
+static size_t unescape(unsigned char *dst, const unsigned char *src, size_t n, size_t *full)
+{
+    size_t i = 0, o = 0, f = 0;
+    while (i < n) {
+        unsigned char c = src[i++];
+        if (c == '\\' && i < n && (src[i] == '"' || src[i] == '\\'))
+            c = src[i++];
+        if (o < LEX_MAX_VALUE)
+            dst[o++] = c;
+        f++;
+    }
+    *full = f;
+    return o;
+}
+
+/* Sets the token's value to raw[0..n), unescaped if esc; avail raw bytes
+ * are at hand (n may exceed it only for a value too long to keep whole). */
+static void set_value(lexer_t *lx, lex_token_t *tok, const unsigned char *raw, size_t avail,
+                      uint64_t n, bool esc)
+{
+    if (!esc) {
+        size_t k = n < avail ? (size_t)n : avail; /* less than n only if out of memory */
+        tok->value = (const char *)raw;
+        tok->value_len = k < LEX_MAX_VALUE ? k : LEX_MAX_VALUE;
+        tok->truncated |= n > tok->value_len;
+        return;
+    }
+    size_t m = n < avail ? (size_t)n : avail;
+    size_t out = m < LEX_MAX_VALUE ? m : LEX_MAX_VALUE;
+    unsigned char *dst = lx->vbuf;
+    if (raw != lx->vbuf) {
+        if (!vreserve(lx, out ? out : 1)) {
+            /* Out of memory: hand out the escaped bytes, marked truncated. */
+            tok->value = (const char *)raw;
+            tok->value_len = out;
+            tok->truncated = true;
+            return;
+        }
+        dst = lx->vbuf;
+    }
+    size_t full;
+    tok->value_len = unescape(dst, raw, m, &full);
+    tok->value = (const char *)dst;
+    tok->truncated |= n > avail || full > LEX_MAX_VALUE;
+}
+
+/* Writes the tag token [t_off, end) with its name. */
+static void emit_tag(lexer_t *lx, lex_token_t *tok, uint64_t end)
+{
+    emit(lx, tok, TOK_TAG, end);
+    tok->text = (const char *)lx->name;
+    tok->len = lx->nlen;
+    tok->truncated = lx->ntrunc;
+}
+
+/* The name ends at q. */
+static void name_done(lexer_t *lx, const unsigned char *q)
+{
+    size_t n = (size_t)(q - lx->nseg);
+    if (lx->n_inbuf) {
+        size_t room = LEX_MAX_NAME - lx->nlen;
+        if (n > room) {
+            n = room;
+            lx->ntrunc = true;
+        }
+        memcpy(lx->nbuf + lx->nlen, lx->nseg, n);
+        lx->nlen += n;
+        lx->name = lx->nbuf;
+    } else {
+        lx->name = lx->nseg;
+        lx->nlen = n > LEX_MAX_NAME ? LEX_MAX_NAME : n;
+        lx->ntrunc = n > LEX_MAX_NAME;
+    }
+    lx->named = true;
+}
+
+/* The chunk ends inside a tag: copy what the rest of the tag will need. */
+static void tag_save(lexer_t *lx, const unsigned char *end)
+{
+    keep(lx, lx->seg, (size_t)(end - lx->seg));
+    if (lx->tg == TG_NAME) {
+        size_t n = (size_t)(end - lx->nseg);
+        size_t room = LEX_MAX_NAME - lx->nlen;
+        if (n > room) {
+            n = room;
+            lx->ntrunc = true;
+        }
+        memcpy(lx->nbuf + lx->nlen, lx->nseg, n);
+        lx->nlen += n;
+        lx->n_inbuf = true;
+    } else if (lx->named && !lx->n_inbuf) {
+        memcpy(lx->nbuf, lx->name, lx->nlen);
+        lx->name = lx->nbuf;
+        lx->n_inbuf = true;
+    }
+    if (lx->tg >= TG_VALUE)
+        vkeep(lx, end);
+}
+
+/* A broken tag: TOK_BAD from [ up to q. */
+static lex_kind_t tag_bad(lexer_t *lx, lex_token_t *tok, const unsigned char *q)
+{
+    lx->p = q;
+    emit(lx, tok, TOK_BAD, off_of(lx, q));
+    take_text(lx, tok, q);
+    return TOK_BAD;
+}
+
+/* The line (or the stream) ends at q inside a tag.  If the value had
+ * begun, fall back to the raw line as python-chess does: the value ends at
+ * the last quote followed by blanks and ], backslashes taken literally.
+ * Anything but blanks after that ] becomes a TOK_BAD of its own. */
+static lex_kind_t tag_eol(lexer_t *lx, lex_token_t *tok, const unsigned char *q)
+{
+    if (lx->tg < TG_VALUE || lx->cand_q == NONE)
+        return tag_bad(lx, tok, q);
+    uint64_t total = raw_index(lx, q);
+    size_t avail;
+    const unsigned char *raw = raw_value(lx, q, &avail);
+    lx->p = q;
+    emit_tag(lx, tok, lx->v_off + lx->cand_rb + 1);
+    set_value(lx, tok, raw, avail, lx->cand_q, false);
+
+    uint64_t i = lx->cand_rb + 1;
+    while (i < avail && (raw[i] == ' ' || raw[i] == '\t'))
+        i++;
+    if (i >= total)
+        return TOK_TAG;
+    /* The rest of the line; past RAW_MAX its bytes are unknown. */
+    lex_token_t *t = &lx->pend;
+    uint64_t off = lx->v_off + i;
+    size_t at = i < avail ? (size_t)i : avail;
+    size_t len = avail - at;
+    if (len > LEX_MAX_SYMBOL)
+        len = LEX_MAX_SYMBOL;
+    uint64_t col = (uint64_t)lx->t_col + (off - lx->t_off);
+    *t = (lex_token_t){
+        .kind = TOK_BAD,
+        .offset = off,
+        .end = lx->v_off + total,
+        .line = lx->t_line,
+        .col = col > UINT32_MAX ? UINT32_MAX : (uint32_t)col,
+        .text = (const char *)raw + at,
+        .len = len,
+        .truncated = total - i > len,
+    };
+    lx->has_pend = true;
+    return TOK_TAG;
+}
+
+/* [ Name "value" ]: a plain quote ends the value only when blanks and ]
+ * follow it, otherwise it is part of the value (real archives do not escape
+ * their quotes); \" and \\ are escapes.  A tag must close on its line: one
+ * whose value does not is handled by tag_eol(); one broken before its value
+ * (no name, no quote) is TOK_BAD up to the first ] outside quotes or up to
+ * the line end, whichever comes first. */
+static int scan_tag(lexer_t *lx, lex_token_t *tok)
+{
+    const unsigned char *p = lx->p, *end = lx->end;
+    for (;;) {
+        if (p == end) {
+            if (lx->finished)
+                return tag_eol(lx, tok, p);
+            tag_save(lx, end);
+            lx->p = end;
+            return TOK_MORE;
+        }
+        unsigned char c = *p;
+        switch (lx->tg) {
+        case TG_OPEN:
+            if (c == ' ' || c == '\t') {
+                p++;
+            } else if (cls[c] & C_NAME) {
+                lx->tg = TG_NAME;
+                lx->nseg = p;
+            } else {
+                lx->tg = TG_BADLINE;
+            }
+            break;
+        case TG_NAME:
+            while (p < end && (cls[*p] & C_NAME))
+                p++;
+            if (p < end) {
+                name_done(lx, p);
+                lx->tg = TG_GAP;
+            }
+            break;
+        case TG_GAP:
+            if (c == ' ' || c == '\t') {
+                p++;
+            } else if (c == '"') {
+                p++;
+                lx->tg = TG_VALUE;
+                lx->v_off = off_of(lx, p);
+                lx->vseg = p;
+                lx->vdone = 0;
+                lx->vlen = 0;
+                lx->v_inbuf = false;
+                lx->v_oom = false;
+                lx->has_esc = false;
+                lx->cand_q = lx->cand_rb = NONE;
+            } else {
+                lx->tg = TG_BADLINE;
+            }
+            break;
+        case TG_BADLINE:
+            /* Up to the first ] outside quotes, so that one bad tag does
+             * not take the rest of a one-line game with it. */
+            for (; p < end; p++) {
+                c = *p;
+                if (cls[c] & C_EOL)
+                    return tag_bad(lx, tok, p);
+                if (c == '"')
+                    lx->bad_quoted = !lx->bad_quoted;
+                else if (c == ']' && !lx->bad_quoted)
+                    return tag_bad(lx, tok, p + 1);
+            }
+            break;
+        case TG_VALUE:
+            while (p < end && !(cls[*p] & C_VSTOP))
+                p++;
+            if (p == end)
+                break;
+            c = *p;
+            if (c == '"') {
+                lx->quote = raw_index(lx, p);
+                lx->tg = TG_QUOTE;
+            } else if (c == '\\') {
+                lx->has_esc = true;
+                lx->tg = TG_ESC;
+            } else {
+                return tag_eol(lx, tok, p);
+            }
+            p++;
+            break;
+        case TG_ESC:
+            if (cls[c] & C_EOL)
+                return tag_eol(lx, tok, p);
+            if (c == '"') {
+                lx->escq = raw_index(lx, p);
+                lx->tg = TG_ESCQ;
+            } else {
+                lx->tg = TG_VALUE;
+            }
+            p++;
+            break;
+        case TG_ESCQ:
+            if (c == ' ' || c == '\t') {
+                p++;
+                break;
+            }
+            if (c == ']') {
+                lx->cand_q = lx->escq;
+                lx->cand_rb = raw_index(lx, p);
+                p++;
+            }
+            lx->tg = TG_VALUE; /* anything else is value; look at it again */
+            break;
+        case TG_QUOTE:
+            if (c == ' ' || c == '\t') {
+                p++;
+                break;
+            }
+            if (c == ']') {
+                size_t avail;
+                const unsigned char *raw = raw_value(lx, p, &avail);
+                lx->p = p + 1;
+                emit_tag(lx, tok, off_of(lx, p) + 1);
+                set_value(lx, tok, raw, avail, lx->quote, lx->has_esc);
+                return TOK_TAG;
+            }
+            lx->tg = TG_VALUE;
+            break;
+        }
+    }
+}
+
+/* A UTF-8 byte order mark at the stream start is skipped.  A partial one
+ * (EF or EF BB then something else) is the start of a symbol. */
+static int scan_bom(lexer_t *lx, lex_token_t *tok)
+{
+    static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (lx->bom < 3) {
+        if (p == end) {
+            if (!lx->finished) {
+                lx->p = p;
+                return TOK_MORE;
+            }
+            break;
+        }
+        if (*p != bom[lx->bom])
+            break;
+        p++;
+        lx->bom++;
+    }
+    lx->p = p;
+    lx->st = ST_IDLE;
+    if (lx->bom == 3) {
+        lx->line_start = 3; /* column 1 is after the mark, as in editors */
+        return NO_TOKEN;
+    }
+    if (lx->bom == 0)
+        return NO_TOKEN;
+    start(lx, p, ST_SYM);
+    lx->t_off = 0;
+    lx->t_col = 1;
+    keep(lx, bom, lx->bom);
+    return scan_symbol(lx, tok);
+}
+
+/* Continues the token that the previous chunk ended in. */
+static int resume(lexer_t *lx, lex_token_t *tok)
+{
+    switch (lx->st) {
+    case ST_BOM:
+        return scan_bom(lx, tok);
+    case ST_DIGITS:
+    case ST_DOTS:
+    case ST_SYM:
+        return scan_symbol(lx, tok);
+    case ST_NAG:
+        return scan_nag(lx, tok);
+    case ST_BAD:
+        return scan_bad(lx, tok);
+    case ST_BRACE:
+        return scan_brace(lx, tok);
+    case ST_SEMI:
+    case ST_PCT:
+        return scan_to_eol(lx, tok);
+    case ST_TAG:
+        return scan_tag(lx, tok);
+    case ST_IDLE:
+        break;
+    }
+    return NO_TOKEN;
+}
+
+/* The chunk is done with: remember whether it ended with \r, and never
+ * read it again (the caller may reuse it once it sees TOK_MORE). */
+static void retire(lexer_t *lx)
+{
+    if (!lx->drained && lx->end > lx->chunk)
+        lx->cr_last = lx->end[-1] == '\r';
+    lx->drained = true;
+    lx->base += (uint64_t)(lx->end - lx->chunk);
+    lx->chunk = lx->p = lx->end = lx->seg = lx->nseg = lx->vseg = empty_chunk;
+}
+
+/* The chunk is used up: TOK_MORE, or TOK_EOF after lex_finish(). */
+static lex_kind_t at_end(lexer_t *lx, lex_token_t *tok, lex_kind_t kind)
+{
+    if (kind == TOK_MORE)
+        retire(lx);
+    uint64_t off = off_of(lx, lx->end);
+    *tok = (lex_token_t){
+        .kind = kind,
+        .offset = off,
+        .end = off,
+        .line = lx->line,
+        .col = col_at(lx->line_start, off),
+    };
+    return kind;
+}
+
+lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
+{
+    assert(lx && tok);
+    if (lx->has_pend) {
+        *tok = lx->pend;
+        lx->has_pend = false;
+        return tok->kind;
+    }
+    if (lx->drained)
+        return at_end(lx, tok, TOK_MORE);
+    int k = NO_TOKEN;
+    if (lx->st != ST_IDLE)
+        k = resume(lx, tok);
+    while (k == NO_TOKEN) {
+        const unsigned char *p = lx->p, *end = lx->end;
+        while (p < end && (cls[*p] & C_WS)) {
+            if (cls[*p] & C_EOL)
+                line_end(lx, p);
+            p++;
+        }
+        if (p == end)
+            return at_end(lx, tok, lx->finished ? TOK_EOF : TOK_MORE);
+        unsigned char c = *p;
+        lx->p = p + 1;
+        if (cls[c] & C_SYM) {
+            start(lx, p, (cls[c] & C_DIGIT) ? ST_DIGITS : ST_SYM);
+            k = scan_symbol(lx, tok);
+            continue;
+        }
+        switch (c) {
+        case '(':
+        case ')':
+            start(lx, p, ST_IDLE);
+            return emit(lx, tok, c == '(' ? TOK_VAR_OPEN : TOK_VAR_CLOSE, lx->t_off + 1);
+        case '*':
+            start(lx, p, ST_IDLE);
+            emit(lx, tok, TOK_RESULT, lx->t_off + 1);
+            tok->text = (const char *)p;
+            tok->len = 1;
+            return TOK_RESULT;
+        case '{':
+            start(lx, p, ST_BRACE);
+            k = scan_brace(lx, tok);
+            break;
+        case ';':
+            start(lx, p, ST_SEMI);
+            k = scan_to_eol(lx, tok);
+            break;
+        case '[':
+            start(lx, p, ST_TAG);
+            lx->tg = TG_OPEN;
+            lx->named = false;
+            lx->bad_quoted = false;
+            lx->nlen = 0;
+            lx->n_inbuf = false;
+            lx->ntrunc = false;
+            k = scan_tag(lx, tok);
+            break;
+        case '$':
+            start(lx, p, ST_NAG);
+            lx->nag = 0;
+            lx->ndigits = 0;
+            k = scan_nag(lx, tok);
+            break;
+        case '%':
+            /* PGN standard 6: % in column 1 escapes the whole line. */
+            if (off_of(lx, p) == lx->line_start) {
+                start(lx, p, ST_PCT);
+                k = scan_to_eol(lx, tok);
+                break;
+            }
+            /* fall through */
+        default:
+            start(lx, p, ST_BAD);
+            k = scan_bad(lx, tok);
+            break;
+        }
+    }
+    if (k == TOK_MORE)
+        return at_end(lx, tok, TOK_MORE);
+    return (lex_kind_t)k;
+}
+
+lexer_t *lex_new(void)
+{
+    lexer_t *lx = calloc(1, sizeof *lx);
+    if (!lx)
+        return NULL;
+    lx->chunk = lx->p = lx->end = empty_chunk;
+    lx->line = 1;
+    lx->st = ST_BOM;
+    return lx;
+}
+
+void lex_free(lexer_t *lx)
+{
+    if (!lx)
+        return;
+    free(lx->vbuf);
+    free(lx);
+}
+
+void lex_feed(lexer_t *lx, const char *buf, size_t len)
+{
+    assert(lx && (buf || len == 0));
+    assert(lx->p == lx->end && !lx->finished); /* after TOK_MORE only */
+    assert(!lx->has_pend);
+    retire(lx);
+    if (buf) {
+        lx->chunk = lx->p = lx->seg = lx->nseg = lx->vseg = (const unsigned char *)buf;
+        lx->end = lx->chunk + len;
+    }
+    lx->drained = false;
+}
+
+void lex_finish(lexer_t *lx)
+{
+    assert(lx);
+    /* With the chunk used up, continue on an empty one: a pending token
+     * was saved in the buffers when the chunk ran out. */
+    if (lx->p == lx->end) {
+        retire(lx);
+        lx->drained = false;
+    }
+    lx->finished = true;
+}

@@ -1,0 +1,73 @@
+/* lex.h: the streaming PGN tokenizer.
+ *
+ * Push bytes, pull tokens.  The lexer never sees a FILE*: the caller feeds
+ * chunks with lex_feed() and calls lex_next() until it answers TOK_MORE,
+ * then feeds the next chunk (or calls lex_finish() at the end of the
+ * stream).  A token may span any number of chunks.  Token text points
+ * either into the chunk being lexed or into the lexer's own buffer, and
+ * stays valid until the next call to lex_next() or lex_feed().
+ *
+ * Positions: offset is 0-based in the stream, line and col are 1-based, col
+ * counts bytes.  "\n", "\r\n" and a lone "\r" each end one line.  A UTF-8
+ * byte order mark at the start of the stream is skipped (offsets count it). */
+#ifndef ARB_LEX_H
+#define ARB_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest tag name and value kept; the rest is dropped, truncated is set. */
+#define LEX_MAX_NAME 255
+#define LEX_MAX_VALUE 65535
+/* Longest symbol kept (moves are at most a dozen bytes). */
+#define LEX_MAX_SYMBOL 255
+
+typedef enum lex_kind {
+    TOK_MORE,      /* feed more bytes, or call lex_finish() */
+    TOK_EOF,       /* the stream has ended (after lex_finish()) */
+    TOK_TAG,       /* [Name "value"]: text = name, value = unescaped value */
+    TOK_SYMBOL,    /* a move or any other symbol: e4, Nxf3+, O-O, --, 1, - */
+    TOK_MOVENUM,   /* move number indication: 12. 12... 4.. (text includes the dots) */
+    TOK_RESULT,    /* termination marker: 1-0 0-1 1/2-1/2 * */
+    TOK_NAG,       /* $12, or a standalone ! ? !! ?? !? ?!; number in nag */
+    TOK_COMMENT,   /* {...} or ;... to end of line; its text is not kept */
+    TOK_VAR_OPEN,  /* ( */
+    TOK_VAR_CLOSE, /* ) */
+    TOK_BAD        /* bytes that are not PGN (control bytes, NUL, stray } ] < >,
+                      a tag that does not close on its line); text says which */
+} lex_kind_t;
+
+typedef struct lex_token {
+    lex_kind_t kind;
+    uint64_t offset;   /* first byte of the token */
+    uint64_t end;      /* one past its last byte */
+    uint64_t line;     /* line of the first byte, 1.. */
+    uint32_t col;      /* column of the first byte, 1.. */
+    const char *text;  /* TAG: name; SYMBOL, MOVENUM, RESULT, BAD: the bytes; else NULL */
+    size_t len;
+    const char *value; /* TAG only: the value with \" and \\ unescaped */
+    size_t value_len;
+    bool truncated;    /* text or value was longer than kept */
+    bool unterminated; /* COMMENT: the stream ended inside { } */
+    int nag;           /* NAG only: 0..255 ($n), or 1..6 for ! ? !! ?? !? ?! */
+} lex_token_t;
+
+typedef struct lexer lexer_t;
+
+/* A new lexer at the start of a stream; NULL if out of memory.  Free with lex_free(). */
+lexer_t *lex_new(void);
+void lex_free(lexer_t *lx);
+
+/* Hands the lexer the next len bytes of the stream.  The bytes must stay
+ * valid until lex_next() returns TOK_MORE.  Call only after TOK_MORE (or
+ * right after lex_new()). */
+void lex_feed(lexer_t *lx, const char *buf, size_t len);
+
+/* Says the stream has ended: a pending token is completed, then TOK_EOF. */
+void lex_finish(lexer_t *lx);
+
+/* The next token, written to *tok; returns tok->kind. */
+lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok);
+
+#endif

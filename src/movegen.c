@@ -1,0 +1,265 @@
+/* movegen.c: attack tests and legal move generation on the 0x88 board.
+ *
+ * Moves are generated pseudo-legally and then filtered: a move is legal if
+ * the mover's king is not attacked once it is made on a scratch copy of the
+ * squares.  Simple and obviously right; the replay path needs it only where
+ * a game ends or a claim is possible (SAN decoding tests single moves). */
+#include "movegen.h"
+
+#include <string.h>
+
+static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
+static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
+static const int diagonal_steps[4] = { 17, 15, -15, -17 };
+static const int straight_steps[4] = { 16, 1, -1, -16 };
+
+/* Is sq attacked by colour `by` on the squares s[]? */
+static bool attacked(const uint8_t *s, int sq, int by)
+{
+    /* Pawns: a white pawn on p attacks p+15 and p+17. */
+    int back = by == WHITE ? -1 : 1;
+    uint8_t pawn = PIECE(by, PAWN);
+    int p1 = sq + back * 15, p2 = sq + back * 17;
+    if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
+        return true;
+    uint8_t knight = PIECE(by, KNIGHT), king = PIECE(by, KING);
+    for (int i = 0; i < 8; i++) {
+        int t = sq + knight_steps[i];
+        if (!SQ_OFFBOARD(t) && s[t] == knight)
+            return true;
+        t = sq + king_steps[i];
+        if (!SQ_OFFBOARD(t) && s[t] == king)
+            return true;
+    }
+    uint8_t bishop = PIECE(by, BISHOP), rook = PIECE(by, ROOK), queen = PIECE(by, QUEEN);
+    for (int i = 0; i < 4; i++) {
+        int d = diagonal_steps[i];
+        for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
+            if (s[t] == EMPTY)
+                continue;
+            if (s[t] == bishop || s[t] == queen)
+                return true;
+            break;
+        }
+        d = straight_steps[i];
+        for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
+            if (s[t] == EMPTY)
+                continue;
+            if (s[t] == rook || s[t] == queen)
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
+bool movegen_attacked(const board_t *b, int sq, int by)
+{
+    return attacked(b->sq, sq, by);
+}
+
+/* Castling squares: king and rook destinations for a right. */
+static void castle_targets(int kfrom, int rfrom, int *kto, int *rto)
+{
+    int rank = SQ_RANK(kfrom);
+    bool queenside = SQ_FILE(rfrom) < SQ_FILE(kfrom);
+    *kto = SQ(queenside ? 2 : 6, rank);
+    *rto = SQ(queenside ? 3 : 5, rank);
+}
+
+/* Castling legality (also Chess960): every square the king and rook pass
+ * over or land on is empty but for themselves, the king is not in check and
+ * crosses no attacked square.  Attacks are taken with king and rook lifted,
+ * so a rook shielding its own king's path does not count as a shield. */
+static bool castle_legal(const board_t *b, int kfrom, int rfrom)
+{
+    int kto, rto;
+    castle_targets(kfrom, rfrom, &kto, &rto);
+    uint8_t s[128];
+    memcpy(s, b->sq, sizeof s);
+    s[kfrom] = EMPTY;
+    s[rfrom] = EMPTY;
+    /* The king's path and the rook's path must be empty. */
+    int a = kfrom < kto ? kfrom : kto, z = kfrom < kto ? kto : kfrom;
+    for (int t = a; t <= z; t++)
+        if (s[t] != EMPTY)
+            return false;
+    a = rfrom < rto ? rfrom : rto;
+    z = rfrom < rto ? rto : rfrom;
+    for (int t = a; t <= z; t++)
+        if (s[t] != EMPTY)
+            return false;
+    int them = !b->stm;
+    a = kfrom < kto ? kfrom : kto;
+    z = kfrom < kto ? kto : kfrom;
+    for (int t = a; t <= z; t++)
+        if (attacked(s, t, them))
+            return false;
+    return true;
+}
+
+bool movegen_is_legal(const board_t *b, move_t m)
+{
+    if (m.flags & MOVE_CASTLE)
+        return castle_legal(b, m.from, m.to);
+    uint8_t s[128];
+    memcpy(s, b->sq, sizeof s);
+    int us = b->stm;
+    uint8_t piece = s[m.from];
+    if (m.flags & MOVE_EP)
+        s[SQ(SQ_FILE(m.to), SQ_RANK(m.from))] = EMPTY;
+    s[m.from] = EMPTY;
+    s[m.to] = piece;
+    int ksq = PIECE_TYPE(piece) == KING ? m.to : b->king[us];
+    return !attacked(s, ksq, !us);
+}
+
+static int add(move_t *out, int n, int from, int to, int promo, int flags)
+{
+    out[n].from = (uint8_t)from;
+    out[n].to = (uint8_t)to;
+    out[n].promo = (uint8_t)promo;
+    out[n].flags = (uint8_t)flags;
+    return n + 1;
+}
+
+static int add_pawn(move_t *out, int n, int from, int to, int flags, int last_rank)
+{
+    if (SQ_RANK(to) == last_rank) {
+        for (int p = QUEEN; p >= KNIGHT; p--)
+            n = add(out, n, from, to, p, flags);
+        return n;
+    }
+    return add(out, n, from, to, EMPTY, flags);
+}
+
+/* All pseudo-legal moves of the side to move. */
+static int pseudo_moves(const board_t *b, move_t *out)
+{
+    const uint8_t *s = b->sq;
+    int us = b->stm, n = 0;
+    int up = us == WHITE ? 16 : -16;
+    int start_rank = us == WHITE ? 1 : 6, last_rank = us == WHITE ? 7 : 0;
+    for (int from = 0; from < 128; from++) {
+        if (SQ_OFFBOARD(from)) {
+            from += 7;
+            continue;
+        }
+        uint8_t pc = s[from];
+        if (pc == EMPTY || PIECE_COLOR(pc) != us)
+            continue;
+        switch (PIECE_TYPE(pc)) {
+        case PAWN: {
+            int to = from + up;
+            if (!SQ_OFFBOARD(to) && s[to] == EMPTY) {
+                n = add_pawn(out, n, from, to, 0, last_rank);
+                if (SQ_RANK(from) == start_rank && s[to + up] == EMPTY)
+                    n = add(out, n, from, to + up, EMPTY, MOVE_DOUBLE);
+            }
+            for (int side = -1; side <= 1; side += 2) {
+                to = from + up + side;
+                if (SQ_OFFBOARD(to))
+                    continue;
+                if (s[to] != EMPTY && PIECE_COLOR(s[to]) != us)
+                    n = add_pawn(out, n, from, to, MOVE_CAPTURE, last_rank);
+                else if (to == b->ep && s[to] == EMPTY)
+                    n = add(out, n, from, to, EMPTY, MOVE_CAPTURE | MOVE_EP);
+            }
+            break;
+        }
+        case KNIGHT:
+        case KING: {
+            const int *steps = PIECE_TYPE(pc) == KNIGHT ? knight_steps : king_steps;
+            for (int i = 0; i < 8; i++) {
+                int to = from + steps[i];
+                if (SQ_OFFBOARD(to))
+                    continue;
+                if (s[to] == EMPTY)
+                    n = add(out, n, from, to, EMPTY, 0);
+                else if (PIECE_COLOR(s[to]) != us)
+                    n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
+            }
+            break;
+        }
+        default: {
+            int t = PIECE_TYPE(pc);
+            for (int i = 0; i < 8; i++) {
+                int d = king_steps[i];
+                bool diagonal = (d == 17 || d == 15 || d == -15 || d == -17);
+                if ((t == BISHOP && !diagonal) || (t == ROOK && diagonal))
+                    continue;
+                for (int to = from + d; !SQ_OFFBOARD(to); to += d) {
+                    if (s[to] == EMPTY) {
+                        n = add(out, n, from, to, EMPTY, 0);
+                        continue;
+                    }
+                    if (PIECE_COLOR(s[to]) != us)
+                        n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
+                    break;
+                }
+            }
+            break;
+        }
+        }
+    }
+    for (int q = 0; q < 2; q++) {
+        int idx = CASTLE_INDEX(us, q);
+        if (b->castle & (1 << idx))
+            n = add(out, n, b->king[us], b->castle_rook[idx], EMPTY, MOVE_CASTLE);
+    }
+    return n;
+}
+
+int movegen_legal(const board_t *b, move_t out[MAX_MOVES])
+{
+    move_t pseudo[MAX_MOVES];
+    int np = pseudo_moves(b, pseudo), n = 0;
+    for (int i = 0; i < np; i++) {
+        if (movegen_is_legal(b, pseudo[i]))
+            out[n++] = pseudo[i];
+    }
+    return n;
+}
+
+bool movegen_has_legal(const board_t *b)
+{
+    move_t pseudo[MAX_MOVES];
+    int np = pseudo_moves(b, pseudo);
+    for (int i = 0; i < np; i++) {
+        if (movegen_is_legal(b, pseudo[i]))
+            return true;
+    }
+    return false;
+}
+
+bool movegen_ep_capture_legal(const board_t *b)
+{
+    if (b->ep == SQ_NONE)
+        return false;
+    int us = b->stm;
+    int behind = us == WHITE ? -16 : 16;
+    for (int side = -1; side <= 1; side += 2) {
+        int from = b->ep + behind + side;
+        if (SQ_OFFBOARD(from) || b->sq[from] != PIECE(us, PAWN))
+            continue;
+        move_t m = { (uint8_t)from, b->ep, EMPTY, MOVE_CAPTURE | MOVE_EP };
+        if (movegen_is_legal(b, m))
+            return true;
+    }
+    return false;
+}
+
+uint64_t movegen_perft(const board_t *b, int depth)
+{
+    move_t moves[MAX_MOVES];
+    int n = movegen_legal(b, moves);
+    if (depth <= 1)
+        return depth == 1 ? (uint64_t)n : 1;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        board_t next;
+        board_make_move(b, moves[i], &next);
+        total += movegen_perft(&next, depth - 1);
+    }
+    return total;
+}

@@ -1,0 +1,30 @@
+/* movegen.h: attacks, legal moves, perft. */
+#ifndef ARB_MOVEGEN_H
+#define ARB_MOVEGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board.h"
+
+#define MAX_MOVES 256 /* more than the 218 any position allows */
+
+/* True if a piece of colour by attacks square sq (pins ignored). */
+bool movegen_attacked(const board_t *b, int sq, int by);
+
+/* Fills out[] with every legal move of the side to move; returns the count. */
+int movegen_legal(const board_t *b, move_t out[MAX_MOVES]);
+
+/* True if the side to move has at least one legal move (stops at the first). */
+bool movegen_has_legal(const board_t *b);
+
+/* True if the pseudo-legal move m does not leave the mover's king attacked. */
+bool movegen_is_legal(const board_t *b, move_t m);
+
+/* True if the side to move has a legal en passant capture on b->ep. */
+bool movegen_ep_capture_legal(const board_t *b);
+
+/* Number of leaf positions depth plies below b. */
+uint64_t movegen_perft(const board_t *b, int depth);
+
+#endif

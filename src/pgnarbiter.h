@@ -1,0 +1,130 @@
+/* pgnarbiter.h: the pgn-arbiter library.
+ *
+ * Reads PGN as a stream, replays every game's mainline and says what the
+ * FIDE Laws of Chess (2023) make of it: checkmate, stalemate, dead
+ * position, fivefold and seventy-five-move automatic draws, threefold and
+ * fifty-move claims.
+ *
+ * Use: arb_reader_new(), then for each chunk of input arb_reader_feed()
+ * followed by arb_reader_next() until it returns NULL; at the end of the
+ * stream arb_reader_finish() and arb_reader_next() until NULL again.  A fed
+ * chunk must stay valid until arb_reader_next() has returned NULL.  The
+ * record returned is owned by the reader and valid until the next call.
+ * Ply 0 is the start position; ply k the position after k half-moves.
+ * Nothing here prints, exits or keeps global state: one reader per thread. */
+#ifndef PGNARBITER_H
+#define PGNARBITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rule facts, in the order of arb_game.first[]. */
+typedef enum arb_fact {
+    ARB_CHECKMATE, ARB_STALEMATE, ARB_INSUFFICIENT, ARB_DEAD,
+    ARB_FIVEFOLD, ARB_SEVENTYFIVE, ARB_THREEFOLD, ARB_FIFTY,
+    ARB_FACT_COUNT
+} arb_fact;
+
+typedef enum arb_status {
+    ARB_OK,          /* every mainline move replayed */
+    ARB_ILLEGAL,     /* an illegal, ambiguous or null move in the mainline */
+    ARB_SYNTAX,      /* text that cannot be read as PGN */
+    ARB_BADFEN,      /* the FEN tag is not a position that can occur */
+    ARB_UNSUPPORTED  /* a variant other than standard chess and Chess960 */
+} arb_status;
+
+typedef enum arb_verdict {
+    ARB_CONSISTENT,      /* the recorded result stands */
+    ARB_WRONG_RESULT,    /* the rules decided and the Result tag says otherwise */
+    ARB_MOVES_AFTER_END, /* moves were recorded after the game had ended by rule */
+    ARB_UNFINISHED,      /* no result and no end by rule */
+    ARB_UNREADABLE       /* status is not ARB_OK */
+} arb_verdict;
+
+/* Which draws decide a game (see --rules in pgn-arbiter(1)). */
+typedef enum arb_policy {
+    ARB_RULES_FIDE,  /* only what ends a game by itself, plus Article 6.9 */
+    ARB_RULES_CLAIM  /* also every threefold or fifty-move claim, at its first chance */
+} arb_policy;
+
+typedef struct arb_options {
+    bool allow_null_moves; /* replay --, Z0, 0000, @@@@ as a pass */
+    arb_policy policy;
+} arb_options;
+
+typedef struct arb_tag {
+    const char *name, *value; /* NUL-terminated; value unescaped, bytes as in the input */
+    size_t name_len, value_len;
+} arb_tag;
+
+/* Where something is in the (decompressed) input stream. */
+typedef struct arb_span {
+    uint64_t offset, end; /* byte offsets, end exclusive; offset == end == 0 if absent */
+    uint64_t line;        /* 1-based line of offset */
+} arb_span;
+
+typedef struct arb_game {
+    uint64_t number;            /* 1-based index of the game in its stream */
+    arb_span where;             /* the whole game, from its first token to its last */
+    const arb_tag *tags;        /* every tag, in order */
+    size_t ntags;
+    arb_status status;
+    bool has_error;
+    struct {
+        uint64_t line;          /* 1-based */
+        uint32_t col;           /* 1-based, bytes */
+        uint32_t ply;           /* the ply the failed move would have made, 1.. */
+        char move[64];          /* the move text as written, "" if none */
+        char message[160];      /* what went wrong, in words */
+    } error;
+    uint32_t plies;             /* mainline half-moves replayed */
+    const char *result;         /* Result tag value, NULL if none */
+    const char *marker;         /* termination marker, NULL if none */
+    int32_t first[ARB_FACT_COUNT];       /* first ply where each fact holds, -1 if never */
+    const char *first_move[ARB_FACT_COUNT]; /* the move that reached it ("34...Kg7"), "" at ply 0 */
+    bool has_end;               /* the game ended by rule (end_* are set) */
+    arb_fact end_reason;        /* checkmate, stalemate, dead, fivefold or seventyfive */
+    int32_t end_ply;
+    const char *end_move;
+    const char *adjudicated;    /* the result the rules give under the policy, NULL if unknown */
+    const char *adjudication;   /* why adjudicated differs from result, NULL if it does not */
+    arb_verdict verdict;
+    /* Byte spans for rewriting: the Result tag pair, the termination marker
+     * and the end of the tag section (where a new tag would go). */
+    arb_span result_tag, marker_span, tags_end;
+} arb_game;
+
+typedef struct arb_reader arb_reader;
+
+/* A reader for one stream; opt may be NULL for the defaults.  NULL if out of memory. */
+arb_reader *arb_reader_new(const arb_options *opt);
+void arb_reader_free(arb_reader *r);
+
+/* Gives the reader the next len bytes of the stream (see above). */
+void arb_reader_feed(arb_reader *r, const void *buf, size_t len);
+
+/* Says the stream has ended. */
+void arb_reader_finish(arb_reader *r);
+
+/* The next complete game, or NULL when more input (or the end) is needed.
+ * After arb_reader_finish(), NULL means the stream is exhausted.  Sets
+ * *oom (if oom is not NULL) when memory ran out; the stream cannot go on. */
+const arb_game *arb_reader_next(arb_reader *r, bool *oom);
+
+/* Names used in reports: "checkmate", "ok", "wrong-result", ... */
+const char *arb_fact_name(arb_fact f);
+const char *arb_status_name(arb_status s);
+const char *arb_verdict_name(arb_verdict v);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *arb_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

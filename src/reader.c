@@ -1,0 +1,649 @@
+/* reader.c: games from tokens, replayed move by move.
+ *
+ * Game boundaries as a person reads them: a game ends at its termination
+ * marker, where a new tag section starts after movetext, or where a tag
+ * repeats a name already in the current tag section (tag-only games with
+ * no blank-line cue).  A game that cannot be read keeps being scanned to
+ * its end so that the next game starts where it should. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <stdio.h>
+
+#include "adjudicate.h"
+#include "lex.h"
+#include "movegen.h"
+#include "pgnarbiter.h"
+#include "rules.h"
+#include "san.h"
+
+#define MAX_TAGS 4096            /* tags kept per game; more are read and dropped */
+#define MAX_ARENA (8u << 20)     /* bytes of tag text kept per game */
+#define QUEUE_MAX 3
+
+enum state { IDLE, TAGS, MOVES };
+
+struct tag_ref { size_t name, value, name_len, value_len; };
+
+struct arb_reader {
+    arb_options opt;
+    lexer_t *lx;
+    bool finished, exhausted, oom, emitted;
+
+    /* Tokens read ahead: a tag that ends one game and starts the next, the
+     * token after a held tag line.  queue[0] comes out first. */
+    struct saved { lex_token_t tok; char *text, *value; } queue[QUEUE_MAX], held;
+    int queued;
+    bool holding;        /* held: a tag at the start of a line, until we know the line has nothing else */
+    uint64_t skip_line;  /* a malformed tag line being skipped, 0 if none */
+
+    /* The game being read. */
+    enum state state;
+    arb_game rec;
+    uint64_t games;
+    struct tag_ref *refs;
+    arb_tag *tags;
+    size_t ntags, tags_cap;
+    char *arena;
+    size_t arena_len, arena_cap;
+    int depth;                   /* variation nesting */
+    bool setup_done, replaying;  /* start position chosen; moves still being replayed */
+    rules_t rules;
+    bool rules_live;
+    int start_stm;
+    const char *pend;            /* a free-text result under way: "1" "-" "0" */
+    bool pend_dash;
+    char marker[8];
+};
+
+static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
+
+const char *arb_version(void)
+{
+    return PACKAGE_VERSION;
+}
+
+const char *arb_fact_name(arb_fact f)
+{
+    return rules_fact_name((enum rules_fact)f);
+}
+
+const char *arb_status_name(arb_status s)
+{
+    static const char *const names[] = { "ok", "illegal", "syntax", "badfen", "unsupported" };
+    return (unsigned)s < 5 ? names[s] : "?";
+}
+
+const char *arb_verdict_name(arb_verdict v)
+{
+    static const char *const names[] = { "consistent", "wrong-result", "moves-after-end", "unfinished", "unreadable" };
+    return (unsigned)v < 5 ? names[v] : "?";
+}
+
+arb_reader *arb_reader_new(const arb_options *opt)
+{
+    arb_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->opt = opt ? *opt : default_options;
+    r->lx = lex_new();
+    bool ok = r->lx != NULL;
+    for (int i = 0; i <= QUEUE_MAX; i++) {
+        struct saved *sv = i < QUEUE_MAX ? &r->queue[i] : &r->held;
+        sv->text = malloc(LEX_MAX_SYMBOL + LEX_MAX_NAME + 2);
+        sv->value = malloc(LEX_MAX_VALUE + 1);
+        ok = ok && sv->text && sv->value;
+    }
+    if (!ok) {
+        arb_reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void arb_reader_free(arb_reader *r)
+{
+    if (!r)
+        return;
+    lex_free(r->lx);
+    if (r->rules_live)
+        rules_free(&r->rules);
+    for (int i = 0; i <= QUEUE_MAX; i++) {
+        struct saved *sv = i < QUEUE_MAX ? &r->queue[i] : &r->held;
+        free(sv->text);
+        free(sv->value);
+    }
+    free(r->refs);
+    free(r->tags);
+    free(r->arena);
+    free(r);
+}
+
+void arb_reader_feed(arb_reader *r, const void *buf, size_t len)
+{
+    lex_feed(r->lx, buf, len);
+}
+
+void arb_reader_finish(arb_reader *r)
+{
+    r->finished = true;
+    lex_finish(r->lx);
+}
+
+/* ---- the game under construction ---- */
+
+static void game_reset(arb_reader *r)
+{
+    if (r->rules_live) {
+        rules_free(&r->rules);
+        r->rules_live = false;
+    }
+    memset(&r->rec, 0, sizeof r->rec);
+    r->ntags = 0;
+    r->arena_len = 0;
+    r->depth = 0;
+    r->setup_done = r->replaying = false;
+    r->pend = NULL;
+    r->pend_dash = false;
+    r->marker[0] = '\0';
+    r->state = IDLE;
+}
+
+static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
+{
+    r->rec.number = ++r->games;
+    r->rec.where.offset = t->offset;
+    r->rec.where.line = t->line;
+    r->rec.where.end = t->end;
+    r->state = s;
+}
+
+static size_t arena_put(arb_reader *r, const char *s, size_t n)
+{
+    if (r->arena_len + n + 1 > r->arena_cap) {
+        size_t cap = r->arena_cap ? r->arena_cap : 4096;
+        while (cap < r->arena_len + n + 1)
+            cap *= 2;
+        char *a = realloc(r->arena, cap);
+        if (!a) {
+            r->oom = true;
+            return SIZE_MAX;
+        }
+        r->arena = a;
+        r->arena_cap = cap;
+    }
+    size_t at = r->arena_len;
+    memcpy(r->arena + at, s, n);
+    r->arena[at + n] = '\0';
+    r->arena_len += n + 1;
+    return at;
+}
+
+static bool tag_known(const arb_reader *r, const char *name, size_t len)
+{
+    for (size_t i = 0; i < r->ntags; i++)
+        if (r->refs[i].name_len == len && memcmp(r->arena + r->refs[i].name, name, len) == 0)
+            return true;
+    return false;
+}
+
+static void tag_add(arb_reader *r, const lex_token_t *t)
+{
+    if (r->ntags >= MAX_TAGS || r->arena_len + t->len + t->value_len + 2 > MAX_ARENA)
+        return;
+    if (r->ntags == r->tags_cap) {
+        size_t cap = r->tags_cap ? r->tags_cap * 2 : 32;
+        struct tag_ref *refs = realloc(r->refs, cap * sizeof *refs);
+        if (!refs) { r->oom = true; return; }
+        r->refs = refs;
+        arb_tag *tags = realloc(r->tags, cap * sizeof *tags);
+        if (!tags) { r->oom = true; return; }
+        r->tags = tags;
+        r->tags_cap = cap;
+    }
+    size_t n = arena_put(r, t->text, t->len);
+    size_t v = arena_put(r, t->value, t->value_len);
+    if (n == SIZE_MAX || v == SIZE_MAX)
+        return;
+    r->refs[r->ntags++] = (struct tag_ref){ n, v, t->len, t->value_len };
+    if (t->len == 6 && memcmp(t->text, "Result", 6) == 0 && r->rec.result_tag.end == 0) {
+        r->rec.result_tag.offset = t->offset;
+        r->rec.result_tag.end = t->end;
+        r->rec.result_tag.line = t->line;
+    }
+    r->rec.tags_end.offset = r->rec.tags_end.end = t->end;
+    r->rec.tags_end.line = t->line;
+}
+
+static const char *tag_value(const arb_reader *r, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < r->ntags; i++)
+        if (r->refs[i].name_len == len && memcmp(r->arena + r->refs[i].name, name, len) == 0)
+            return r->arena + r->refs[i].value;
+    return NULL;
+}
+
+static void set_error(arb_reader *r, arb_status s, const lex_token_t *t, const char *move, size_t move_len,
+                      const char *message)
+{
+    if (r->rec.status != ARB_OK)
+        return;
+    r->rec.status = s;
+    r->rec.has_error = true;
+    r->rec.error.line = t ? t->line : r->rec.where.line;
+    r->rec.error.col = t ? t->col : 1;
+    r->rec.error.ply = r->rules_live ? r->rules.ply + 1 : 1;
+    size_t n = move_len < sizeof r->rec.error.move - 1 ? move_len : sizeof r->rec.error.move - 1;
+    if (move)
+        memcpy(r->rec.error.move, move, n);
+    r->rec.error.move[move ? n : 0] = '\0';
+    snprintf(r->rec.error.message, sizeof r->rec.error.message, "%s", message);
+    r->replaying = false;
+}
+
+/* Variant names that mean Chess960, and those that mean standard chess. */
+static bool variant_is(const char *v, const char *const *names)
+{
+    char norm[32];
+    size_t n = 0;
+    for (; *v && n < sizeof norm - 1; v++)
+        if (*v != ' ' && *v != '-' && *v != '_')
+            norm[n++] = (char)tolower((unsigned char)*v);
+    norm[n] = '\0';
+    for (; *names; names++)
+        if (strcmp(norm, *names) == 0)
+            return true;
+    return false;
+}
+
+/* Chooses the start position from the tags, once, before the first move. */
+static void setup(arb_reader *r, const lex_token_t *t)
+{
+    static const char *const chess960[] = { "chess960", "fischerandom", "fischerrandom", "960", NULL };
+    static const char *const standard[] = { "standard", "fromposition", "chess", "normal", "", NULL };
+    if (r->setup_done)
+        return;
+    r->setup_done = true;
+    bool c960 = false;
+    const char *variant = tag_value(r, "Variant");
+    if (variant) {
+        if (variant_is(variant, chess960)) {
+            c960 = true;
+        } else if (!variant_is(variant, standard)) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "variant \"%.40s\" is not supported", variant);
+            set_error(r, ARB_UNSUPPORTED, t, NULL, 0, msg);
+            return;
+        }
+    }
+    board_t start;
+    const char *fen = tag_value(r, "FEN");
+    if (fen) {
+        board_error_t why;
+        if (board_from_fen(&start, fen, c960, &why) < 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "bad FEN: %s", why);
+            set_error(r, ARB_BADFEN, t, NULL, 0, msg);
+            return;
+        }
+    } else {
+        board_start(&start);
+        start.chess960 = c960;
+    }
+    if (rules_init(&r->rules, &start) < 0) {
+        r->oom = true;
+        return;
+    }
+    r->rules_live = true;
+    r->start_stm = start.stm;
+    if (r->rec.status == ARB_OK)
+        r->replaying = true;
+}
+
+/* Plays the move text[0..len) written at column col of token t. */
+static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col)
+{
+    san_syntax_t s;
+    char why[160];
+    lex_token_t at = *t;
+    at.col = col;
+    if (san_parse(text, len, &s) < 0) {
+        snprintf(why, sizeof why, "cannot read \"%.*s\" as a move", (int)(len > 40 ? 40 : len), text);
+        set_error(r, ARB_SYNTAX, &at, text, len, why);
+        return;
+    }
+    if (s.kind == SAN_DROP) {
+        set_error(r, ARB_SYNTAX, &at, text, len, "piece drops belong to crazyhouse, not to chess");
+        return;
+    }
+    if (s.kind == SAN_NULLMOVE && !r->opt.allow_null_moves) {
+        set_error(r, ARB_ILLEGAL, &at, text, len, "a null move is not a legal move (see --allow-null-moves)");
+        return;
+    }
+    move_t m;
+    enum san_status st = san_resolve(&r->rules.pos, &s, &m, why, sizeof why);
+    if (st != SAN_OK) {
+        set_error(r, ARB_ILLEGAL, &at, text, len, why);
+        return;
+    }
+    if (rules_play(&r->rules, m) < 0)
+        r->oom = true;
+}
+
+static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
+
+/* A mainline symbol.  Most are one move; a symbol that is not is read the
+ * way python-chess reads movetext, skipping what cannot start a move, so
+ * "Sf3" plays f3 and "Rd6+1-0" plays Rd6 and ends the game.  Returns true
+ * if a result ended the game. */
+static bool play(arb_reader *r, const lex_token_t *t)
+{
+    san_syntax_t s;
+    if (san_parse(t->text, t->len, &s) == 0) {
+        if (r->replaying)
+            play_text(r, t, t->text, t->len, t->col);
+        return false;
+    }
+    /* Text that starts like a move but is not one is a botched move ("Kx"
+     * cut off at the end of a file); anything else is scanned. */
+    char c0 = t->text[0];
+    if (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')) {
+        if (r->replaying)
+            play_text(r, t, t->text, t->len, t->col);
+        return false;
+    }
+    size_t pos = 0, start, n;
+    enum san_scan kind;
+    while ((kind = san_scan(t->text, t->len, &pos, &start, &n)) != SCAN_NONE) {
+        if (kind == SCAN_RESULT) {
+            const char *res = n == 1 ? "*" : n == 3 ? (t->text[start] == '1' ? "1-0" : "0-1") : "1/2-1/2";
+            marker_set(r, t, res);
+            return true;
+        }
+        if (r->replaying)
+            play_text(r, t, t->text + start, n, t->col + (uint32_t)start);
+    }
+    return false;
+}
+
+/* Completes the game: settles the facts, adjudicates. */
+static void game_complete(arb_reader *r)
+{
+    arb_game *g = &r->rec;
+    if (!r->setup_done && g->status == ARB_OK)
+        setup(r, NULL);
+    for (size_t i = 0; i < r->ntags; i++) {
+        r->tags[i].name = r->arena + r->refs[i].name;
+        r->tags[i].value = r->arena + r->refs[i].value;
+        r->tags[i].name_len = r->refs[i].name_len;
+        r->tags[i].value_len = r->refs[i].value_len;
+    }
+    g->tags = r->tags;
+    g->ntags = r->ntags;
+    g->result = tag_value(r, "Result");
+    g->marker = r->marker[0] ? r->marker : NULL;
+    adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, "Termination") };
+    for (int f = 0; f < ARB_FACT_COUNT; f++) {
+        g->first[f] = -1;
+        g->first_move[f] = "";
+    }
+    if (r->rules_live) {
+        rules_finish(&r->rules);
+        g->plies = r->rules.ply;
+        for (int f = 0; f < ARB_FACT_COUNT; f++) {
+            g->first[f] = r->rules.first[f];
+            g->first_move[f] = r->rules.first_move[f];
+        }
+        in.cannot_mate[WHITE] = rules_side_insufficient(&r->rules.pos, WHITE);
+        in.cannot_mate[BLACK] = rules_side_insufficient(&r->rules.pos, BLACK);
+    }
+    adjudicate(g, &in, r->opt.policy);
+    r->emitted = true;
+}
+
+static void marker_set(arb_reader *r, const lex_token_t *t, const char *text)
+{
+    snprintf(r->marker, sizeof r->marker, "%s", text);
+    r->rec.marker_span.offset = t->offset;
+    r->rec.marker_span.end = t->end;
+    r->rec.marker_span.line = t->line;
+}
+
+static bool sym_is(const lex_token_t *t, const char *lit)
+{
+    size_t n = strlen(lit);
+    return t->len == n && memcmp(t->text, lit, n) == 0;
+}
+
+static const char *result_half(const lex_token_t *t)
+{
+    if (sym_is(t, "1")) return "1";
+    if (sym_is(t, "0")) return "0";
+    if (sym_is(t, "1/2") || sym_is(t, "\xc2\xbd")) return "1/2";
+    return NULL;
+}
+
+static bool all_digits(const lex_token_t *t)
+{
+    for (size_t i = 0; i < t->len; i++)
+        if (t->text[i] < '0' || t->text[i] > '9')
+            return false;
+    return t->len > 0;
+}
+
+/* A symbol in the mainline.  Returns true if it ended the game (a result
+ * written as free text, "1 - 0" or "½-½"). */
+static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
+{
+    const char *half = result_half(t);
+    if (r->pend && r->pend_dash && half) {
+        const char *res = NULL;
+        if (strcmp(r->pend, "1") == 0 && strcmp(half, "0") == 0) res = "1-0";
+        else if (strcmp(r->pend, "0") == 0 && strcmp(half, "1") == 0) res = "0-1";
+        else if (strcmp(r->pend, "1/2") == 0 && strcmp(half, "1/2") == 0) res = "1/2-1/2";
+        r->pend = NULL;
+        if (res) {
+            marker_set(r, t, res);
+            return true;
+        }
+    }
+    if (r->pend && !r->pend_dash && sym_is(t, "-")) {
+        r->pend_dash = true;
+        return false;
+    }
+    r->pend = NULL;
+    r->pend_dash = false;
+    if (half) {
+        r->pend = half;
+        return false;
+    }
+    if (sym_is(t, "\xc2\xbd-\xc2\xbd")) {
+        marker_set(r, t, "1/2-1/2");
+        return true;
+    }
+    if (all_digits(t))
+        return false; /* a move number written without its dot */
+    return play(r, t);
+}
+
+/* Copies a token whose text lives in the lexer into saved storage. */
+static void save(struct saved *sv, const lex_token_t *t)
+{
+    char *text = sv->text, *value = sv->value;
+    sv->tok = *t;
+    if (t->text) {
+        size_t n = t->len > LEX_MAX_SYMBOL + LEX_MAX_NAME ? LEX_MAX_SYMBOL + LEX_MAX_NAME : t->len;
+        memmove(text, t->text, n);
+        sv->tok.text = text;
+        sv->tok.len = n;
+    }
+    if (t->value) {
+        memmove(value, t->value, t->value_len);
+        sv->tok.value = value;
+    }
+}
+
+/* Puts a token back, to come out before anything else. */
+static void push_back(arb_reader *r, const lex_token_t *t)
+{
+    /* The buffers rotate with the entries. */
+    struct saved last = r->queue[QUEUE_MAX - 1];
+    memmove(&r->queue[1], &r->queue[0], (QUEUE_MAX - 1) * sizeof r->queue[0]);
+    r->queue[0] = last;
+    save(&r->queue[0], t);
+    r->queued++;
+}
+
+/* Feeds one token to the state machine.  Returns true when a game is complete. */
+static bool step(arb_reader *r, const lex_token_t *t)
+{
+    switch (r->state) {
+    case IDLE:
+        if (t->kind == TOK_COMMENT)
+            return false;
+        if (t->kind == TOK_TAG) {
+            game_begin(r, t, TAGS);
+            tag_add(r, t);
+            return false;
+        }
+        game_begin(r, t, MOVES);
+        break;
+    case TAGS:
+        if (t->kind == TOK_TAG) {
+            if (tag_known(r, t->text, t->len)) {
+                push_back(r, t);
+                game_complete(r);
+                return true;
+            }
+            r->rec.where.end = t->end;
+            tag_add(r, t);
+            return false;
+        }
+        if (t->kind == TOK_COMMENT) {
+            r->rec.where.end = t->end;
+            return false;
+        }
+        r->state = MOVES;
+        break;
+    case MOVES:
+        if (t->kind == TOK_TAG) {
+            push_back(r, t);
+            game_complete(r);
+            return true;
+        }
+        break;
+    }
+
+    /* Movetext. */
+    if (!r->setup_done)
+        setup(r, t);
+    r->rec.where.end = t->end;
+    switch (t->kind) {
+    case TOK_RESULT:
+        if (r->depth > 0)
+            return false;
+        marker_set(r, t, t->len == 1 ? "*" : (t->len == 3 ? (t->text[0] == '1' ? "1-0" : "0-1") : "1/2-1/2"));
+        game_complete(r);
+        return true;
+    case TOK_VAR_OPEN:
+        r->depth++;
+        return false;
+    case TOK_VAR_CLOSE:
+        if (r->depth > 0)
+            r->depth--;
+        return false;
+    case TOK_SYMBOL:
+        if (r->depth > 0)
+            return false;
+        if (movetext_symbol(r, t)) {
+            game_complete(r);
+            return true;
+        }
+        return false;
+    case TOK_BAD: {
+        /* Stray punctuation is skipped, as python-chess does; control bytes
+         * and NULs mean the text is not PGN at all. */
+        bool binary = false;
+        for (size_t i = 0; i < t->len; i++)
+            if ((unsigned char)t->text[i] < 0x20 || (unsigned char)t->text[i] == 0x7f)
+                binary = true;
+        if (binary && r->depth == 0)
+            set_error(r, ARB_SYNTAX, t, NULL, 0, "binary data (control bytes) in the movetext");
+        return false;
+    }
+    default: /* move numbers, NAGs, comments */
+        return false;
+    }
+}
+
+/* The next token: read ahead first, then the lexer. */
+static void next_token(arb_reader *r, lex_token_t *t)
+{
+    if (r->queued) {
+        /* Copy out of the slot, then rotate the slot to the back. */
+        struct saved first = r->queue[0];
+        memmove(&r->queue[0], &r->queue[1], (QUEUE_MAX - 1) * sizeof r->queue[0]);
+        r->queue[QUEUE_MAX - 1] = first;
+        r->queued--;
+        *t = first.tok;
+        return;
+    }
+    lex_next(r->lx, t);
+}
+
+const arb_game *arb_reader_next(arb_reader *r, bool *oom)
+{
+    if (r->emitted) {
+        game_reset(r);
+        r->emitted = false;
+    }
+    for (;;) {
+        if (r->oom || r->exhausted)
+            break;
+        lex_token_t t;
+        next_token(r, &t);
+        if (t.kind == TOK_MORE)
+            break;
+        if (r->skip_line) {
+            if (t.kind != TOK_EOF && t.line == r->skip_line)
+                continue;
+            r->skip_line = 0;
+        }
+        if (r->holding) {
+            /* python-chess reads a tag line whole: "[Name "value"]" and
+             * nothing else.  A line with more after the tag is ignored. */
+            r->holding = false;
+            if (t.kind != TOK_EOF && t.kind != TOK_TAG && t.line == r->held.tok.line) {
+                if (r->state == IDLE)
+                    game_begin(r, &r->held.tok, TAGS);
+                r->rec.where.end = t.end;
+                r->skip_line = t.line;
+                continue;
+            }
+            push_back(r, &t);
+            t = r->held.tok;
+        } else if (t.kind == TOK_TAG && t.col == 1 && r->state != MOVES) {
+            save(&r->held, &t);
+            r->holding = true;
+            continue;
+        }
+        if (t.kind == TOK_EOF) {
+            r->exhausted = true;
+            if (r->state != IDLE) {
+                game_complete(r);
+                if (oom) *oom = r->oom;
+                return &r->rec;
+            }
+            break;
+        }
+        if (step(r, &t)) {
+            if (oom) *oom = r->oom;
+            return &r->rec;
+        }
+    }
+    if (oom)
+        *oom = r->oom;
+    return NULL;
+}

@@ -1,0 +1,287 @@
+/* report.c: JSON lines for jq, text lines for grep. */
+#include "report.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_free(strbuf_t *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+static bool strbuf_reserve(strbuf_t *b, size_t n)
+{
+    if (b->len + n <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n)
+        cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) {
+        b->oom = true;
+        return false;
+    }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void strbuf_append(strbuf_t *b, const char *s, size_t n)
+{
+    if (!strbuf_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+void strbuf_puts(strbuf_t *b, const char *s)
+{
+    strbuf_append(b, s, strlen(s));
+}
+
+static void put_u64(strbuf_t *b, uint64_t v)
+{
+    char tmp[24];
+    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    strbuf_append(b, tmp, (size_t)n);
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_valid(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void report_json_string(strbuf_t *b, const char *str, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str;
+    strbuf_append(b, "\"", 1);
+    size_t run = 0; /* bytes copied as they are, flushed in one append */
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            run++;
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = utf8_valid(s + i, n - i);
+            if (k) {
+                run += k;
+                i += k;
+                continue;
+            }
+        }
+        strbuf_append(b, (const char *)s + i - run, run);
+        run = 0;
+        if (c >= 0x80) {
+            strbuf_append(b, "\xEF\xBF\xBD", 3);
+        } else if (c == '"' || c == '\\') {
+            char e[2] = { '\\', (char)c };
+            strbuf_append(b, e, 2);
+        } else if (c == '\n') {
+            strbuf_append(b, "\\n", 2);
+        } else if (c == '\r') {
+            strbuf_append(b, "\\r", 2);
+        } else if (c == '\t') {
+            strbuf_append(b, "\\t", 2);
+        } else {
+            char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+            strbuf_append(b, e, 6);
+        }
+        i++;
+    }
+    strbuf_append(b, (const char *)s + n - run, run);
+    strbuf_append(b, "\"", 1);
+}
+
+static void json_cstr(strbuf_t *b, const char *s)
+{
+    if (s)
+        report_json_string(b, s, strlen(s));
+    else
+        strbuf_append(b, "null", 4);
+}
+
+static void json_ply(strbuf_t *b, int32_t ply)
+{
+    if (ply < 0)
+        strbuf_append(b, "null", 4);
+    else
+        put_u64(b, (uint64_t)ply);
+}
+
+void report_json(strbuf_t *b, const arb_game *g, const char *file)
+{
+    strbuf_puts(b, "{\"file\":");
+    json_cstr(b, file);
+    strbuf_puts(b, ",\"game\":");
+    put_u64(b, g->number);
+    strbuf_puts(b, ",\"line\":");
+    put_u64(b, g->where.line);
+    strbuf_puts(b, ",\"offset\":");
+    put_u64(b, g->where.offset);
+    strbuf_puts(b, ",\"tags\":{");
+    for (size_t i = 0; i < g->ntags; i++) {
+        if (i)
+            strbuf_append(b, ",", 1);
+        report_json_string(b, g->tags[i].name, g->tags[i].name_len);
+        strbuf_append(b, ":", 1);
+        report_json_string(b, g->tags[i].value, g->tags[i].value_len);
+    }
+    strbuf_puts(b, "},\"status\":");
+    json_cstr(b, arb_status_name(g->status));
+    strbuf_puts(b, ",\"error\":");
+    if (g->has_error) {
+        strbuf_puts(b, "{\"line\":");
+        put_u64(b, g->error.line);
+        strbuf_puts(b, ",\"col\":");
+        put_u64(b, g->error.col);
+        strbuf_puts(b, ",\"ply\":");
+        put_u64(b, g->error.ply);
+        strbuf_puts(b, ",\"move\":");
+        json_cstr(b, g->error.move[0] ? g->error.move : NULL);
+        strbuf_puts(b, ",\"message\":");
+        json_cstr(b, g->error.message);
+        strbuf_puts(b, "}");
+    } else {
+        strbuf_puts(b, "null");
+    }
+    strbuf_puts(b, ",\"plies\":");
+    put_u64(b, g->plies);
+    strbuf_puts(b, ",\"result\":");
+    json_cstr(b, g->result);
+    strbuf_puts(b, ",\"marker\":");
+    json_cstr(b, g->marker);
+    strbuf_puts(b, ",\"first\":{");
+    for (int f = 0; f < ARB_FACT_COUNT; f++) {
+        if (f)
+            strbuf_append(b, ",", 1);
+        json_cstr(b, arb_fact_name((arb_fact)f));
+        strbuf_append(b, ":", 1);
+        json_ply(b, g->first[f]);
+    }
+    strbuf_puts(b, "},\"end\":");
+    if (g->has_end) {
+        strbuf_puts(b, "{\"reason\":");
+        json_cstr(b, arb_fact_name(g->end_reason));
+        strbuf_puts(b, ",\"ply\":");
+        json_ply(b, g->end_ply);
+        strbuf_puts(b, ",\"move\":");
+        json_cstr(b, g->end_move && g->end_move[0] ? g->end_move : NULL);
+        strbuf_puts(b, "}");
+    } else {
+        strbuf_puts(b, "null");
+    }
+    strbuf_puts(b, ",\"adjudicated\":");
+    json_cstr(b, g->adjudicated);
+    strbuf_puts(b, ",\"verdict\":");
+    json_cstr(b, arb_verdict_name(g->verdict));
+    strbuf_puts(b, "}\n");
+}
+
+const char *report_fact_words(arb_fact f)
+{
+    static const char *const words[ARB_FACT_COUNT] = {
+        "checkmate", "stalemate", "insufficient material", "dead position",
+        "fivefold repetition", "seventy-five-move rule", "threefold claimable",
+        "fifty-move claimable",
+    };
+    return (unsigned)f < ARB_FACT_COUNT ? words[f] : "?";
+}
+
+/* Text fields stay on one line and one column: tabs and line ends become spaces. */
+static void text_field(strbuf_t *b, const char *s)
+{
+    if (!s || !*s) {
+        strbuf_append(b, "-", 1);
+        return;
+    }
+    size_t start = b->len;
+    strbuf_puts(b, s);
+    for (size_t i = start; i < b->len; i++)
+        if (b->data[i] == '\t' || b->data[i] == '\n' || b->data[i] == '\r')
+            b->data[i] = ' ';
+}
+
+static const char *tag_of(const arb_game *g, const char *name)
+{
+    for (size_t i = 0; i < g->ntags; i++)
+        if (strcmp(g->tags[i].name, name) == 0)
+            return g->tags[i].value;
+    return NULL;
+}
+
+void report_text(strbuf_t *b, const arb_game *g, const char *file)
+{
+    char tmp[64];
+    text_field(b, file);
+    snprintf(tmp, sizeof tmp, ":%llu\t%llu\t", (unsigned long long)g->where.line,
+             (unsigned long long)g->number);
+    strbuf_puts(b, tmp);
+    text_field(b, tag_of(g, "White"));
+    strbuf_append(b, "\t", 1);
+    text_field(b, tag_of(g, "Black"));
+    strbuf_append(b, "\t", 1);
+    text_field(b, g->result);
+    strbuf_append(b, "\t", 1);
+    text_field(b, g->adjudicated);
+    strbuf_append(b, "\t", 1);
+    strbuf_puts(b, arb_verdict_name(g->verdict));
+    strbuf_append(b, "\t", 1);
+
+    bool any = false;
+    if (g->has_error) {
+        snprintf(tmp, sizeof tmp, "%s at %llu:%u: ", arb_status_name(g->status),
+                 (unsigned long long)g->error.line, (unsigned)g->error.col);
+        strbuf_puts(b, tmp);
+        text_field(b, g->error.message);
+        any = true;
+    }
+    /* Facts in the order they happened; dead is left out where it only repeats insufficient. */
+    bool done[ARB_FACT_COUNT] = { false };
+    for (;;) {
+        int best = -1;
+        for (int f = 0; f < ARB_FACT_COUNT; f++) {
+            if (done[f] || g->first[f] < 0)
+                continue;
+            if (best < 0 || g->first[f] < g->first[best])
+                best = f;
+        }
+        if (best < 0)
+            break;
+        done[best] = true;
+        if (best == ARB_DEAD && g->first[ARB_INSUFFICIENT] == g->first[ARB_DEAD])
+            continue;
+        if (any)
+            strbuf_append(b, ", ", 2);
+        strbuf_puts(b, report_fact_words((arb_fact)best));
+        strbuf_puts(b, " at ");
+        strbuf_puts(b, g->first_move[best][0] ? g->first_move[best] : "start");
+        any = true;
+    }
+    if (!any)
+        strbuf_append(b, "-", 1);
+    strbuf_append(b, "\n", 1);
+}

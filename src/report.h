@@ -1,0 +1,36 @@
+/* report.h: one game record as a JSON line or a tab-separated text line. */
+#ifndef ARB_REPORT_H
+#define ARB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pgnarbiter.h"
+
+/* A growable byte buffer; zero-initialise, free with strbuf_free(). */
+typedef struct strbuf {
+    char *data;
+    size_t len, cap;
+    bool oom; /* an append failed; data holds what fitted */
+} strbuf_t;
+
+void strbuf_free(strbuf_t *b);
+void strbuf_append(strbuf_t *b, const char *s, size_t n);
+void strbuf_puts(strbuf_t *b, const char *s);
+
+/* Appends s as a JSON string: quotes, escapes, control characters as
+ * \u00XX, and each byte that is not part of valid UTF-8 as U+FFFD. */
+void report_json_string(strbuf_t *b, const char *s, size_t n);
+
+/* Appends the JSON record of g (one line, ending in "\n"); file is the
+ * input's name as given, "-" for standard input. */
+void report_json(strbuf_t *b, const arb_game *g, const char *file);
+
+/* Appends the text record: FILE:LINE, game, White, Black, result,
+ * adjudicated, verdict, facts; tab-separated, one line. */
+void report_text(strbuf_t *b, const arb_game *g, const char *file);
+
+/* Words for a fact in text output ("threefold claimable"). */
+const char *report_fact_words(arb_fact f);
+
+#endif

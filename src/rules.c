@@ -1,0 +1,261 @@
+/* rules.c: rule facts per ply (FIDE Laws 2023; python-chess semantics). */
+#include "rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "san.h"
+
+static const char *const fact_names[FACT_COUNT] = {
+    "checkmate", "stalemate", "insufficient", "dead",
+    "fivefold", "seventyfive", "threefold", "fifty",
+};
+
+const char *rules_fact_name(enum rules_fact f)
+{
+    return (unsigned)f < FACT_COUNT ? fact_names[f] : "?";
+}
+
+/* Bishops of both colours: bit 0 set if one stands on a dark square, bit 1 if on a light one. */
+static int bishop_square_colours(const board_t *b)
+{
+    int seen = 0;
+    for (int sq = 0; sq < 128; sq++) {
+        if (SQ_OFFBOARD(sq)) {
+            sq += 7;
+            continue;
+        }
+        if (PIECE_TYPE(b->sq[sq]) == BISHOP)
+            seen |= 1 << SQ_LIGHT(sq);
+    }
+    return seen;
+}
+
+bool rules_side_insufficient(const board_t *b, int color)
+{
+    const uint8_t *c = b->count;
+    int them = !color;
+    if (c[PIECE(color, PAWN)] || c[PIECE(color, ROOK)] || c[PIECE(color, QUEEN)])
+        return false;
+    int knights = c[PIECE(color, KNIGHT)], bishops = c[PIECE(color, BISHOP)];
+    if (knights) {
+        /* A lone knight mates only with help: an enemy pawn, knight, bishop
+         * or rook can block its own king's flight squares. */
+        return knights == 1 && bishops == 0 &&
+               !c[PIECE(them, PAWN)] && !c[PIECE(them, KNIGHT)] &&
+               !c[PIECE(them, BISHOP)] && !c[PIECE(them, ROOK)];
+    }
+    if (bishops) {
+        /* Bishops all on one colour (both sides' bishops) cannot mate, nor
+         * be helped to, unless a pawn or knight can block a flight square. */
+        int colours = bishop_square_colours(b);
+        return colours != 3 && !c[PIECE(WHITE, PAWN)] && !c[PIECE(BLACK, PAWN)] &&
+               !c[PIECE(WHITE, KNIGHT)] && !c[PIECE(BLACK, KNIGHT)];
+    }
+    return true;
+}
+
+bool rules_insufficient(const board_t *b)
+{
+    return rules_side_insufficient(b, WHITE) && rules_side_insufficient(b, BLACK);
+}
+
+int rules_init(rules_t *r, const board_t *start)
+{
+    memset(r, 0, sizeof *r);
+    r->pos = *start;
+    for (int f = 0; f < FACT_COUNT; f++)
+        r->first[f] = -1;
+    r->cap = 64;
+    r->keys = malloc(r->cap * sizeof *r->keys);
+    r->seen = malloc(r->cap * sizeof *r->seen);
+    if (!r->keys || !r->seen) {
+        rules_free(r);
+        return -1;
+    }
+    r->keys[0] = start->key;
+    r->seen[0] = 1;
+    r->nkeys = 1;
+    r->pending = true;
+    r->material_changed = true;
+    return 0;
+}
+
+void rules_free(rules_t *r)
+{
+    free(r->keys);
+    free(r->seen);
+    r->keys = NULL;
+    r->seen = NULL;
+    r->nkeys = r->cap = 0;
+}
+
+/* Occurrences in the window of the position with key `key` and side to
+ * move `stm`, counting window positions of that side only. */
+static int window_count(const rules_t *r, uint64_t key, int stm)
+{
+    int n = 0;
+    /* keys[nkeys-1] is r->pos; positions with its side to move sit at even distance. */
+    int start = (int)r->nkeys - 1 - (stm == r->pos.stm ? 0 : 1);
+    for (int i = start; i >= 0; i -= 2)
+        n += r->keys[i] == key;
+    return n;
+}
+
+/* FIDE 9.2.1(a): the player to move declares a move after which the
+ * position will have occurred a third time.  Only quiet piece moves can
+ * lead back into the window: captures, pawn moves and castling change
+ * material, pawns or rights. */
+static bool threefold_by_declared_move(const rules_t *r)
+{
+    move_t moves[MAX_MOVES];
+    int n = movegen_legal(&r->pos, moves);
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(r->pos.sq[m.from]) == PAWN)
+            continue;
+        board_t next;
+        board_make_move(&r->pos, m, &next);
+        if (window_count(r, next.key, next.stm) >= 2)
+            return true;
+    }
+    return false;
+}
+
+/* FIDE 9.3.1(a): at clock 99 the player declares a move that is neither a
+ * capture nor a pawn move, after which the clock reaches 100 and the game
+ * is not over by mate or stalemate. */
+static bool fifty_by_declared_move(const board_t *b)
+{
+    move_t moves[MAX_MOVES];
+    int n = movegen_legal(b, moves);
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        if ((m.flags & MOVE_CAPTURE) || PIECE_TYPE(b->sq[m.from]) == PAWN)
+            continue;
+        board_t next;
+        board_make_move(b, m, &next);
+        if (movegen_has_legal(&next))
+            return true;
+    }
+    return false;
+}
+
+static void note(rules_t *r, enum rules_fact f)
+{
+    if (r->first[f] >= 0)
+        return;
+    r->first[f] = (int32_t)r->ply;
+    char *out = r->first_move[f];
+    if (r->ply == 0) {
+        out[0] = '\0';
+        return;
+    }
+    char san[16];
+    san_format(&r->before, r->last, san);
+    snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)r->before.fullmove,
+             r->before.stm == WHITE ? "." : "...", san);
+}
+
+/* Records the facts of r->pos, knowing whether the side to move has a move. */
+static void settle(rules_t *r, bool has_move)
+{
+    const board_t *b = &r->pos;
+    r->pending = false;
+    if (!has_move)
+        note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE);
+    if (r->material_changed) {
+        r->insufficient = rules_insufficient(b);
+        r->material_changed = false;
+    }
+    if (r->insufficient) {
+        note(r, FACT_INSUFFICIENT);
+        note(r, FACT_DEAD);
+    }
+    int seen = r->seen[r->nkeys - 1];
+    if (seen >= 5)
+        note(r, FACT_FIVEFOLD);
+    if (has_move && b->halfmove >= 150)
+        note(r, FACT_SEVENTYFIVE);
+    if (r->first[FACT_THREEFOLD] < 0) {
+        if (seen >= 3 || (has_move && r->twice[!b->stm] && threefold_by_declared_move(r)))
+            note(r, FACT_THREEFOLD);
+    }
+    if (r->first[FACT_FIFTY] < 0 && has_move) {
+        if (b->halfmove >= 100 || (b->halfmove == 99 && fifty_by_declared_move(b)))
+            note(r, FACT_FIFTY);
+    }
+}
+
+static int window_push(rules_t *r, uint64_t key, int stm)
+{
+    if (r->nkeys == r->cap) {
+        uint32_t cap = r->cap * 2;
+        uint64_t *k = realloc(r->keys, cap * sizeof *k);
+        if (!k)
+            return -1;
+        r->keys = k;
+        uint8_t *s = realloc(r->seen, cap * sizeof *s);
+        if (!s)
+            return -1;
+        r->seen = s;
+        r->cap = cap;
+    }
+    /* Scan back two plies at a time to the last occurrence, if any. */
+    int seen = 1;
+    for (int i = (int)r->nkeys - 2; i >= 0; i -= 2) {
+        if (r->keys[i] == key) {
+            seen = r->seen[i] < 255 ? r->seen[i] + 1 : 255;
+            break;
+        }
+    }
+    r->keys[r->nkeys] = key;
+    r->seen[r->nkeys] = (uint8_t)seen;
+    r->nkeys++;
+    if (seen >= 2)
+        r->twice[stm] = true;
+    return 0;
+}
+
+int rules_play(rules_t *r, move_t m)
+{
+    if (r->pending)
+        settle(r, true);
+    const board_t *b = &r->pos;
+    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
+    board_t next;
+    if (m.flags & MOVE_NULL)
+        board_make_null(b, &next);
+    else
+        board_make_move(b, m, &next);
+    /* python-chess is_irreversible(): a zeroing move, a move that changes
+     * castling rights, or any move from a position with a legal en passant. */
+    bool irreversible = zeroing || next.castle != b->castle || b->ep_legal;
+    r->before = *b;
+    r->last = m;
+    r->pos = next;
+    r->ply++;
+    r->pending = true;
+    r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
+    if (irreversible) {
+        r->nkeys = 0;
+        r->twice[WHITE] = r->twice[BLACK] = false;
+    }
+    /* Once fivefold is known, threefold is too: repetitions need no more counting. */
+    if (r->first[FACT_FIVEFOLD] >= 0) {
+        r->nkeys = 0;
+        r->keys[0] = next.key;
+        r->seen[0] = 1;
+        r->nkeys = 1;
+        return 0;
+    }
+    return window_push(r, next.key, next.stm);
+}
+
+void rules_finish(rules_t *r)
+{
+    if (r->pending)
+        settle(r, movegen_has_legal(&r->pos));
+}

@@ -1,0 +1,72 @@
+/* rules.h: the rule facts of every position of a game, FIDE Laws 2023.
+ *
+ * A rules_t follows one game move by move.  Ply 0 is the start position,
+ * ply k the position after k half-moves.  For each fact it records the first
+ * ply where it holds.  Facts that need "the side to move has a legal move"
+ * are settled for ply k when move k+1 is played (a legal move proves one
+ * exists) or by rules_finish() for the last position, so the full legal move
+ * generator runs only where a game ends or a claim is possible. */
+#ifndef ARB_RULES_H
+#define ARB_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board.h"
+
+enum rules_fact {
+    FACT_CHECKMATE,    /* 5.1: in check, no legal move */
+    FACT_STALEMATE,    /* 5.2.1: not in check, no legal move */
+    FACT_INSUFFICIENT, /* neither side can mate, judged on material alone */
+    FACT_DEAD,         /* 5.2.2 dead position (equals INSUFFICIENT for now) */
+    FACT_FIVEFOLD,     /* 9.6.1: the position occurred five times */
+    FACT_SEVENTYFIVE,  /* 9.6.2: clock >= 150 and a legal move exists */
+    FACT_THREEFOLD,    /* 9.2: threefold claimable, by declared move too */
+    FACT_FIFTY,        /* 9.3: fifty-move claimable, by declared move too */
+    FACT_COUNT
+};
+
+/* Name of a fact as in the JSON report ("checkmate", ...). */
+const char *rules_fact_name(enum rules_fact f);
+
+/* The move that led to a ply, for reports: "34...Kg7", "41.Kf2"; "" at ply 0. */
+#define RULES_MOVE_TEXT 24
+
+typedef struct rules {
+    board_t pos;                 /* the current position, ply `ply` */
+    uint32_t ply;                /* half-moves played, 0.. */
+    int32_t first[FACT_COUNT];   /* first ply where each fact holds, -1 if never */
+    char first_move[FACT_COUNT][RULES_MOVE_TEXT]; /* the move that reached it */
+    /* private: the reversible window (positions since the last irreversible move) */
+    uint64_t *keys;              /* key per ply of the window, oldest first */
+    uint8_t *seen;               /* occurrences of keys[i] in the window up to i, 1.. */
+    uint32_t nkeys, cap;
+    bool twice[2];               /* some window position with this side to move occurred twice */
+    bool pending;                /* facts of `pos` wait for the legal-move proof */
+    bool material_changed;       /* a capture or promotion led to `pos` */
+    bool insufficient;           /* cached material verdict for `pos` */
+    board_t before;              /* the position before the last move, for move text */
+    move_t last;                 /* the last move */
+} rules_t;
+
+/* Starts following a game from start (ply 0).  Returns 0, -1 if out of memory. */
+int rules_init(rules_t *r, const board_t *start);
+void rules_free(rules_t *r);
+
+/* Plays m, a legal move in r->pos (or a null move), and settles the facts
+ * of the position it leaves.  Returns 0, -1 if out of memory. */
+int rules_play(rules_t *r, move_t m);
+
+/* Settles the facts of the last position (call once, after the last move). */
+void rules_finish(rules_t *r);
+
+/* True if color cannot mate by any series of legal moves, judged on
+ * material alone (python-chess has_insufficient_material): no pawn, rook or
+ * queen, and either a lone knight against nothing but a queen, or bishops
+ * all on one colour with no pawn or knight on the board. */
+bool rules_side_insufficient(const board_t *b, int color);
+
+/* True if neither side can mate on material. */
+bool rules_insufficient(const board_t *b);
+
+#endif

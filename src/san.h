@@ -1,0 +1,58 @@
+/* san.h: move text.  Reading is split in two: san_parse() reads the text
+ * alone (no board), san_resolve() finds the one legal move it names. */
+#ifndef ARB_SAN_H
+#define ARB_SAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "board.h"
+
+enum san_kind {
+    SAN_MOVE,        /* piece or pawn move, long algebraic and UCI included */
+    SAN_CASTLE_KING, /* O-O, 0-0 */
+    SAN_CASTLE_QUEEN,/* O-O-O, 0-0-0 */
+    SAN_NULLMOVE,    /* --, Z0, 0000, @@@@ */
+    SAN_DROP         /* N@f3: a crazyhouse drop, never legal in chess */
+};
+
+/* What a move text says, before any board is consulted. */
+typedef struct san_syntax {
+    enum san_kind kind;
+    uint8_t piece;       /* piece type named, or EMPTY for a pawn / bare square pair */
+    int8_t from_file;    /* 0..7 if given, else -1 */
+    int8_t from_rank;    /* 0..7 if given, else -1 */
+    uint8_t to;          /* 0x88 destination (SAN_MOVE, SAN_DROP) */
+    uint8_t promo;       /* piece type after =, EMPTY if none */
+    bool capture;        /* an x was written (not checked against the board) */
+} san_syntax_t;
+
+/* Reads len bytes of move text: SAN with any of the suffixes + # ! ? !! ??
+ * !? ?!, "e.p.", = optional before the promotion piece, superfluous
+ * disambiguation, long algebraic (Ng1-f3, Ng1f3) and UCI (e2e4, e7e8q).
+ * Returns 0, or -1 if the text is not a move. */
+int san_parse(const char *text, size_t len, san_syntax_t *out);
+
+/* Where python-chess's movetext scanner, which skips what it cannot read,
+ * would find the next move or result in text[*pos..len): "Sf3" holds the
+ * move "f3", "Rd6+1-0" the move "Rd6" and the result "1-0".  Returns
+ * SCAN_MOVE or SCAN_RESULT with the piece at text[*start], *n bytes long,
+ * and advances *pos past it; SCAN_NONE when nothing is left. */
+enum san_scan { SCAN_NONE, SCAN_MOVE, SCAN_RESULT };
+enum san_scan san_scan(const char *text, size_t len, size_t *pos, size_t *start, size_t *n);
+
+enum san_status { SAN_OK = 0, SAN_ILLEGAL = 1, SAN_AMBIGUOUS = 2 };
+
+/* Finds the legal move that s names in b.  On failure writes a sentence a
+ * person understands into why ("no knight can reach f3", "Nbd2 and Nfd2
+ * both match Nd2") and returns SAN_ILLEGAL or SAN_AMBIGUOUS.  A null move
+ * resolves to a move with MOVE_NULL set when the side to move is not in
+ * check; a drop never resolves. */
+enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out,
+                            char *why, size_t why_cap);
+
+/* Writes the standard SAN of the legal move m in b (minimal disambiguation,
+ * + or #), NUL-terminated; out needs 8 bytes.  Returns the length. */
+size_t san_format(const board_t *b, move_t m, char *out);
+
+#endif
