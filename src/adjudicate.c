@@ -1,6 +1,7 @@
 /* adjudicate.c: end of game, adjudicated result, verdict. */
 #include "adjudicate.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -43,6 +44,11 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
         }
     }
 
+    static const char *const reason_words[ARB_FACT_COUNT] = {
+        "checkmate", "stalemate", "insufficient material", "dead position",
+        "fivefold repetition", "seventy-five-move rule", "threefold repetition claimed",
+        "fifty-move rule claimed",
+    };
     g->adjudicated = g->result;
     if (g->has_end) {
         if (g->end_reason == ARB_CHECKMATE) {
@@ -57,8 +63,21 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
          * some series of legal moves. */
         int winner = result_winner(g->result);
         if (winner >= 0 && in->termination && strcasecmp(in->termination, "time forfeit") == 0 &&
-            in->cannot_mate[winner])
+            in->cannot_mate[winner]) {
             g->adjudicated = "1/2-1/2";
+            if (in->why)
+                snprintf(in->why, in->why_cap, "Article 6.9: %s cannot checkmate; recorded %s on time",
+                         winner == 0 ? "White" : "Black", g->result);
+            g->adjudication = in->why;
+        }
+    }
+    if (g->has_end && in->why && (!g->result || strcmp(g->result, g->adjudicated) != 0)) {
+        const char *at = g->end_move && g->end_move[0] ? g->end_move : "the start";
+        if (g->result)
+            snprintf(in->why, in->why_cap, "%s at %s; recorded %s", reason_words[g->end_reason], at, g->result);
+        else
+            snprintf(in->why, in->why_cap, "%s at %s", reason_words[g->end_reason], at);
+        g->adjudication = in->why;
     }
 
     if (g->status != ARB_OK)

@@ -189,6 +189,11 @@ ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
     }
 }
 
+bool input_is_compressed(const input_t *in)
+{
+    return in->codec != PLAIN;
+}
+
 void input_close(input_t *in)
 {
     if (!in)

@@ -3,6 +3,7 @@
 #ifndef ARB_INPUT_H
 #define ARB_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -14,6 +15,9 @@ input_t *input_open(const char *path, char *err, size_t err_cap);
 /* Reads up to cap bytes of the (decompressed) stream into buf.  Returns the
  * count, 0 at the end, -1 on a read or decompression error (err filled). */
 ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t err_cap);
+
+/* True if the input is gzip or zstd. */
+bool input_is_compressed(const input_t *in);
 
 /* Closes the input (standard input is left open). */
 void input_close(input_t *in);

@@ -526,7 +526,7 @@ static void set_value(lexer_t *lx, lex_token_t *tok, const unsigned char *raw, s
     size_t out = m < LEX_MAX_VALUE ? m : LEX_MAX_VALUE;
     unsigned char *dst = lx->vbuf;
     if (raw != lx->vbuf) {
-        if (!vreserve(lx, out ? out : 1)) {
+        if (!vreserve(lx, out)) { /* out >= 2: an escape is two bytes */
             /* Out of memory: hand out the escaped bytes, marked truncated. */
             tok->value = (const char *)raw;
             tok->value_len = out;

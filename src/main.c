@@ -1,21 +1,27 @@
 /* main.c: the pgn-arbiter command line.  The only place that talks to the
  * user: options, files, diagnostics, exit codes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "pgnarbiter.h"
 #include "report.h"
+#include "rewrite.h"
 
+#define EXIT_PROBLEMS 1
 #define EXIT_USAGE 2
 #define CHUNK (256u << 10)
 
 enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
-    OPT_NULLMOVES, OPT_RULES,
+    OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
+    OPT_IN_PLACE = 'i', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -33,6 +39,20 @@ static const struct option_spec {
     { "rules", OPT_RULES, required_argument, "POLICY",
       "fide (default): only automatic ends decide; claim: also every\n"
       "threefold or fifty-move claim at its first chance" },
+    { "check", OPT_CHECK, no_argument, NULL,
+      "print only problems, compiler style; exit 1 if any error" },
+    { "strict", OPT_STRICT, no_argument, NULL, "with --check: count warnings as errors" },
+    { "max-errors", OPT_MAX_ERRORS, required_argument, "N", "with --check: stop after N errors" },
+    { "fix", OPT_FIX, no_argument, NULL,
+      "write the PGN with corrected Result tags and termination\n"
+      "markers; every other byte is kept" },
+    { "no-annotate", OPT_NO_ANNOTATE, no_argument, NULL,
+      "with --fix: add no Adjudication tag to changed games" },
+    { "truncate", OPT_TRUNCATE, no_argument, NULL,
+      "with --fix: also remove moves recorded after the game ended" },
+    { "in-place", OPT_IN_PLACE, no_argument, NULL,
+      "rewrite each FILE in place (implies --fix); safe against\n"
+      "crashes: a temporary file is renamed over the original" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "allow-null-moves", OPT_NULLMOVES, no_argument, NULL,
       "replay null moves (--, Z0, 0000, @@@@) as a pass instead of\n"
@@ -43,14 +63,18 @@ static const struct option_spec {
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 
 typedef struct cli {
-    bool json, summary;
-    unsigned only;          /* bit per arb_fact; 0 = keep every game */
+    bool json, summary, check, fix, in_place, strict;
+    unsigned only;            /* bit per arb_fact; 0 = keep every game */
+    unsigned long long max_errors; /* 0 = no limit */
+    rewrite_options_t rewrite;
     arb_options lib;
 } cli_t;
 
 typedef struct stats {
-    uint64_t games, files_failed;
+    uint64_t games, files_failed, rewritten;
     uint64_t status[5], verdict[5], fact[ARB_FACT_COUNT];
+    report_counts_t problems;
+    bool stop;                /* --max-errors reached */
 } stats_t;
 
 static void usage_error(const char *fmt, const char *arg)
@@ -85,7 +109,8 @@ static void print_help(void)
         }
         putchar('\n');
     }
-    printf("\nExit status: 0 if every input was read, 2 on a usage or I/O error.\n"
+    printf("\nExit status: 0 if every input was read (and, with --check, no error was\n"
+           "found), 1 if --check found an error, 2 on a usage or I/O error.\n"
            "See pgn-arbiter(1) for the output formats.\n");
 }
 
@@ -113,7 +138,8 @@ static unsigned parse_facts(const char *list)
 
 static cli_t parse_options(int argc, char **argv)
 {
-    cli_t cli = { .lib = { .allow_null_moves = false, .policy = ARB_RULES_FIDE } };
+    cli_t cli = { .lib = { .allow_null_moves = false, .policy = ARB_RULES_FIDE },
+                  .rewrite = { .annotate = true, .truncate = false } };
     struct option longopts[NOPTIONS + 1];
     char shortopts[2 * NOPTIONS + 1];
     size_t ns = 0;
@@ -141,6 +167,20 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_SUMMARY: cli.summary = true; break;
         case OPT_ONLY: cli.only = parse_facts(optarg); break;
         case OPT_NULLMOVES: cli.lib.allow_null_moves = true; break;
+        case OPT_CHECK: cli.check = true; break;
+        case OPT_STRICT: cli.strict = true; break;
+        case OPT_FIX: cli.fix = true; break;
+        case OPT_NO_ANNOTATE: cli.rewrite.annotate = false; break;
+        case OPT_TRUNCATE: cli.rewrite.truncate = true; break;
+        case OPT_IN_PLACE: cli.in_place = cli.fix = true; break;
+        case OPT_MAX_ERRORS: {
+            char *end;
+            errno = 0;
+            cli.max_errors = strtoull(optarg, &end, 10);
+            if (errno || *end || !*optarg || cli.max_errors == 0 || optarg[0] == '-')
+                usage_error("--max-errors needs a positive number, got '%s'", optarg);
+            break;
+        }
         case OPT_RULES:
             if (strcmp(optarg, "fide") == 0) cli.lib.policy = ARB_RULES_FIDE;
             else if (strcmp(optarg, "claim") == 0) cli.lib.policy = ARB_RULES_CLAIM;
@@ -150,6 +190,14 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
+    if (cli.fix && (cli.json || cli.only))
+        usage_error("%s", "--fix writes PGN: it cannot be combined with --json or --only");
+    if (cli.check && (cli.json || cli.only))
+        usage_error("%s", "--check prints problems: it cannot be combined with --json or --only");
+    if ((cli.strict || cli.max_errors) && !cli.check)
+        usage_error("%s", "--strict and --max-errors go with --check");
+    if ((cli.rewrite.truncate || !cli.rewrite.annotate) && !cli.fix)
+        usage_error("%s", "--truncate and --no-annotate go with --fix");
     return cli;
 }
 
@@ -163,14 +211,15 @@ static bool keep(const cli_t *cli, const arb_game *g)
     return false;
 }
 
-static void flush_out(strbuf_t *out)
+/* Writes out to dest; false on a write error. */
+static bool flush_to(strbuf_t *out, FILE *dest)
 {
-    if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len) {
-        fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
-        exit(EXIT_USAGE);
-    }
+    bool ok = !out->oom && (out->len == 0 || fwrite(out->data, 1, out->len, dest) == out->len);
     out->len = 0;
+    return ok;
 }
+
+
 
 static void game_diagnostic(const char *file, const arb_game *g)
 {
@@ -181,24 +230,69 @@ static void game_diagnostic(const char *file, const arb_game *g)
             (unsigned long long)g->number, g->error.message);
 }
 
-/* Reads one input to its end; returns false on an I/O error. */
-static bool process(const char *path, const cli_t *cli, stats_t *st, strbuf_t *out, char *chunk)
+/* What to do with each game. */
+static void handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_game *g,
+                        strbuf_t *out, strbuf_t *problems, rewriter_t *w)
+{
+    st->games++;
+    st->status[g->status]++;
+    st->verdict[g->verdict]++;
+    for (int f = 0; f < ARB_FACT_COUNT; f++)
+        st->fact[f] += g->first[f] >= 0;
+    if (cli->check || cli->fix) {
+        /* --fix alone counts problems for the summary line without listing them. */
+        size_t mark = problems->len;
+        report_check(problems, g, name, cli->strict, &st->problems);
+        if (!cli->check)
+            problems->len = mark;
+        if (cli->max_errors && st->problems.errors >= cli->max_errors)
+            st->stop = true;
+    }
+    if (!cli->check)
+        game_diagnostic(name, g);
+    if (cli->fix) {
+        st->rewritten += rewrite_game(w, g, out);
+        return;
+    }
+    if (cli->check || !keep(cli, g))
+        return;
+    if (cli->json)
+        report_json(out, g, name);
+    else
+        report_text(out, g, name);
+}
+
+/* Reads one input to its end, writing reports or the rewritten PGN to
+ * dest; returns false on an I/O error. */
+static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, char *chunk)
 {
     char err[256];
-    const char *name = strcmp(path, "-") == 0 ? "-" : path;
+    const char *name = path;
+    strbuf_t out = { 0 }, problems = { 0 };
+    /* With --fix, PGN goes to dest and problems to stderr. */
+    FILE *problem_dest = cli->fix ? stderr : stdout;
     input_t *in = input_open(path, err, sizeof err);
     if (!in) {
         fprintf(stderr, "pgn-arbiter: %s: error: %s\n", name, err);
         return false;
     }
+    if (cli->in_place && input_is_compressed(in)) {
+        fprintf(stderr, "pgn-arbiter: %s: error: compressed files are not rewritten in place; "
+                        "decompress it, or use --fix and recompress the output\n", name);
+        input_close(in);
+        return false;
+    }
     arb_reader *r = arb_reader_new(&cli->lib);
-    if (!r) {
+    rewriter_t *w = cli->fix ? rewrite_new(cli->rewrite) : NULL;
+    if (!r || (cli->fix && !w)) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+        arb_reader_free(r);
+        rewrite_free(w);
         input_close(in);
         return false;
     }
     bool ok = true, done = false;
-    while (!done) {
+    while (!done && !st->stop) {
         ssize_t n = input_read(in, chunk, CHUNK, err, sizeof err);
         if (n < 0) {
             fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, err,
@@ -211,24 +305,24 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, strbuf_t *o
             done = true;
         } else {
             arb_reader_feed(r, chunk, (size_t)n);
+            if (w && rewrite_feed(w, chunk, (size_t)n) < 0) {
+                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                ok = false;
+                break;
+            }
         }
         const arb_game *g;
         bool oom = false;
-        while ((g = arb_reader_next(r, &oom)) != NULL) {
-            st->games++;
-            st->status[g->status]++;
-            st->verdict[g->verdict]++;
-            for (int f = 0; f < ARB_FACT_COUNT; f++)
-                st->fact[f] += g->first[f] >= 0;
-            game_diagnostic(name, g);
-            if (!keep(cli, g))
-                continue;
-            if (cli->json)
-                report_json(out, g, name);
-            else
-                report_text(out, g, name);
-            if (out->len >= (64u << 10))
-                flush_out(out);
+        while (!st->stop && (g = arb_reader_next(r, &oom)) != NULL) {
+            handle_game(cli, st, name, g, &out, &problems, w);
+            if (out.len >= (64u << 10) && !flush_to(&out, dest)) {
+                fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+                ok = false;
+                done = true;
+                break;
+            }
+            if (problems.len >= (16u << 10))
+                flush_to(&problems, problem_dest);
         }
         if (oom) {
             fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
@@ -236,8 +330,84 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, strbuf_t *o
             break;
         }
     }
+    if (w && ok && !st->stop)
+        rewrite_finish(w, &out);
+    if (!flush_to(&out, dest)) {
+        fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+        ok = false;
+    }
+    flush_to(&problems, problem_dest);
+    strbuf_free(&out);
+    strbuf_free(&problems);
+    rewrite_free(w);
     arb_reader_free(r);
     input_close(in);
+    return ok;
+}
+
+/* --in-place: the new file is written beside the old one under a hidden
+ * temporary name, synced, and renamed over it, so that a crash leaves
+ * either the complete original or the complete new file. */
+static bool process_in_place(const char *path, const cli_t *cli, stats_t *st, char *chunk)
+{
+    struct stat sb;
+    if (strcmp(path, "-") == 0) {
+        fprintf(stderr, "pgn-arbiter: --in-place needs files, not standard input\n");
+        return false;
+    }
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", path, errno ? strerror(errno) : "not a regular file");
+        return false;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t need = strlen(path) + 32;
+    char *tmp = malloc(need);
+    if (!tmp) {
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", path);
+        return false;
+    }
+    snprintf(tmp, need, "%.*s.%s.pgn-arbiter-XXXXXX", (int)dirlen, path, path + dirlen);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "pgn-arbiter: %s: error: cannot create a temporary file: %s\n", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return false;
+    }
+    bool ok = fchmod(fd, sb.st_mode & 07777) == 0;
+    uint64_t before = st->rewritten;
+    ok = process(path, cli, st, f, chunk) && ok && !st->stop;
+    ok = fflush(f) == 0 && !ferror(f) && ok;
+    ok = fsync(fd) == 0 && ok;
+    int saved = errno;
+    ok = fclose(f) == 0 && ok;
+    if (ok && st->rewritten > before) {
+        ok = rename(tmp, path) == 0;
+        saved = errno;
+        /* Make the rename itself durable. */
+        char *dir = strndup(path, dirlen ? dirlen : 1);
+        if (dir) {
+            if (!dirlen)
+                dir[0] = '.';
+            int dfd = open(dir, O_RDONLY);
+            if (dfd >= 0) {
+                fsync(dfd);
+                close(dfd);
+            }
+            free(dir);
+        }
+    }
+    if (!ok || st->rewritten == before)
+        unlink(tmp);
+    if (!ok)
+        fprintf(stderr, "pgn-arbiter: %s: error: not rewritten, the original is unchanged%s%s\n", path,
+                saved ? ": " : "", saved ? strerror(saved) : "");
+    free(tmp);
     return ok;
 }
 
@@ -261,26 +431,38 @@ int main(int argc, char **argv)
 {
     const cli_t cli = parse_options(argc, argv);
     stats_t st = { 0 };
-    strbuf_t out = { 0 };
     char *chunk = malloc(CHUNK);
     if (!chunk) {
         fprintf(stderr, "pgn-arbiter: out of memory\n");
         return EXIT_USAGE;
     }
+    if (cli.in_place && optind >= argc)
+        usage_error("%s", "--in-place needs at least one FILE");
     if (optind >= argc) {
-        st.files_failed += !process("-", &cli, &st, &out, chunk);
+        st.files_failed += !process("-", &cli, &st, stdout, chunk);
     } else {
-        for (int i = optind; i < argc; i++)
-            st.files_failed += !process(argv[i], &cli, &st, &out, chunk);
+        for (int i = optind; i < argc && !st.stop; i++) {
+            if (cli.in_place)
+                st.files_failed += !process_in_place(argv[i], &cli, &st, chunk);
+            else
+                st.files_failed += !process(argv[i], &cli, &st, stdout, chunk);
+        }
     }
-    flush_out(&out);
-    strbuf_free(&out);
     free(chunk);
     if (cli.summary)
         print_summary(&st);
+    if (cli.check || cli.fix) {
+        fprintf(stderr, "pgn-arbiter: %llu games, %llu errors, %llu warnings", (unsigned long long)st.games,
+                st.problems.errors, st.problems.warnings);
+        if (cli.fix)
+            fprintf(stderr, ", %llu rewritten", (unsigned long long)st.rewritten);
+        fprintf(stderr, "%s\n", st.stop ? " (stopped at --max-errors)" : "");
+    }
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
         fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
         return EXIT_USAGE;
     }
-    return st.files_failed ? EXIT_USAGE : 0;
+    if (st.files_failed)
+        return EXIT_USAGE;
+    return cli.check && st.problems.errors ? EXIT_PROBLEMS : 0;
 }

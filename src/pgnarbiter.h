@@ -65,7 +65,8 @@ typedef struct arb_tag {
 /* Where something is in the (decompressed) input stream. */
 typedef struct arb_span {
     uint64_t offset, end; /* byte offsets, end exclusive; offset == end == 0 if absent */
-    uint64_t line;        /* 1-based line of offset */
+    uint64_t line;        /* 1-based line of offset, 0 if absent */
+    uint32_t col;         /* 1-based column (bytes) of offset */
 } arb_span;
 
 typedef struct arb_game {
@@ -82,6 +83,7 @@ typedef struct arb_game {
         char move[64];          /* the move text as written, "" if none */
         char message[160];      /* what went wrong, in words */
     } error;
+    bool has_movetext;          /* anything but tags was read (moves, comments, a marker) */
     uint32_t plies;             /* mainline half-moves replayed */
     const char *result;         /* Result tag value, NULL if none */
     const char *marker;         /* termination marker, NULL if none */
@@ -92,11 +94,14 @@ typedef struct arb_game {
     int32_t end_ply;
     const char *end_move;
     const char *adjudicated;    /* the result the rules give under the policy, NULL if unknown */
-    const char *adjudication;   /* why adjudicated differs from result, NULL if it does not */
+    const char *adjudication;   /* why the rules changed the result ("fivefold repetition
+                                   at 41.Kf2; recorded 1-0"), NULL if they did not */
     arb_verdict verdict;
-    /* Byte spans for rewriting: the Result tag pair, the termination marker
-     * and the end of the tag section (where a new tag would go). */
-    arb_span result_tag, marker_span, tags_end;
+    /* Byte spans for rewriting: the Result tag pair, the termination
+     * marker, the last tag, the last tag of the Seven Tag Roster, an
+     * Adjudication tag, and the move that ended the game by rule (for a game
+     * ended at ply 0: the empty span where its movetext starts). */
+    arb_span result_tag, marker_span, tags_end, roster_end, adjudication_tag, end_move_span;
 } arb_game;
 
 typedef struct arb_reader arb_reader;

@@ -55,6 +55,9 @@ struct arb_reader {
     const char *pend;            /* a free-text result under way: "1" "-" "0" */
     bool pend_dash;
     char marker[8];
+    char why[160];               /* text behind rec.adjudication */
+    uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
+    size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
 };
 
 static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
@@ -114,6 +117,7 @@ void arb_reader_free(arb_reader *r)
         free(sv->text);
         free(sv->value);
     }
+    free(r->ply_end);
     free(r->refs);
     free(r->tags);
     free(r->arena);
@@ -147,15 +151,14 @@ static void game_reset(arb_reader *r)
     r->pend = NULL;
     r->pend_dash = false;
     r->marker[0] = '\0';
+    r->ply_marked = 0;
     r->state = IDLE;
 }
 
 static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
 {
     r->rec.number = ++r->games;
-    r->rec.where.offset = t->offset;
-    r->rec.where.line = t->line;
-    r->rec.where.end = t->end;
+    r->rec.where = (arb_span){ t->offset, t->end, t->line, t->col };
     r->state = s;
 }
 
@@ -207,13 +210,16 @@ static void tag_add(arb_reader *r, const lex_token_t *t)
     if (n == SIZE_MAX || v == SIZE_MAX)
         return;
     r->refs[r->ntags++] = (struct tag_ref){ n, v, t->len, t->value_len };
-    if (t->len == 6 && memcmp(t->text, "Result", 6) == 0 && r->rec.result_tag.end == 0) {
-        r->rec.result_tag.offset = t->offset;
-        r->rec.result_tag.end = t->end;
-        r->rec.result_tag.line = t->line;
-    }
-    r->rec.tags_end.offset = r->rec.tags_end.end = t->end;
-    r->rec.tags_end.line = t->line;
+    arb_span here = { t->offset, t->end, t->line, t->col };
+    r->rec.tags_end = here;
+    if (t->len == 6 && memcmp(t->text, "Result", 6) == 0 && r->rec.result_tag.end == 0)
+        r->rec.result_tag = here;
+    static const char *const roster[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
+    for (int i = 0; i < 7; i++)
+        if (t->len == strlen(roster[i]) && memcmp(t->text, roster[i], t->len) == 0)
+            r->rec.roster_end = here;
+    if (t->len == 12 && memcmp(t->text, "Adjudication", 12) == 0)
+        r->rec.adjudication_tag = here;
 }
 
 static const char *tag_value(const arb_reader *r, const char *name)
@@ -302,6 +308,26 @@ static void setup(arb_reader *r, const lex_token_t *t)
         r->replaying = true;
 }
 
+/* Remembers where the token that made ply `ply` ends (for --truncate). */
+static void ply_mark(arb_reader *r, uint32_t ply, uint64_t end)
+{
+    if (ply >= r->ply_end_cap) {
+        size_t cap = r->ply_end_cap ? r->ply_end_cap * 2 : 256;
+        while (cap <= ply)
+            cap *= 2;
+        uint64_t *p = realloc(r->ply_end, cap * sizeof *p);
+        if (!p) {
+            r->oom = true;
+            return;
+        }
+        r->ply_end = p;
+        r->ply_end_cap = cap;
+    }
+    r->ply_end[ply] = end;
+    if (ply >= r->ply_marked)
+        r->ply_marked = (size_t)ply + 1;
+}
+
 /* Plays the move text[0..len) written at column col of token t. */
 static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col)
 {
@@ -328,8 +354,11 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
         set_error(r, ARB_ILLEGAL, &at, text, len, why);
         return;
     }
-    if (rules_play(&r->rules, m) < 0)
+    if (rules_play(&r->rules, m) < 0) {
         r->oom = true;
+        return;
+    }
+    ply_mark(r, r->rules.ply, t->end);
 }
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
@@ -384,7 +413,8 @@ static void game_complete(arb_reader *r)
     g->ntags = r->ntags;
     g->result = tag_value(r, "Result");
     g->marker = r->marker[0] ? r->marker : NULL;
-    adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, "Termination") };
+    adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, "Termination"),
+                              .why = r->why, .why_cap = sizeof r->why };
     for (int f = 0; f < ARB_FACT_COUNT; f++) {
         g->first[f] = -1;
         g->first_move[f] = "";
@@ -400,15 +430,17 @@ static void game_complete(arb_reader *r)
         in.cannot_mate[BLACK] = rules_side_insufficient(&r->rules.pos, BLACK);
     }
     adjudicate(g, &in, r->opt.policy);
+    if (g->has_end && (size_t)g->end_ply < r->ply_marked) {
+        uint64_t at = r->ply_end[g->end_ply];
+        g->end_move_span = (arb_span){ at, at, 0, 0 };
+    }
     r->emitted = true;
 }
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text)
 {
     snprintf(r->marker, sizeof r->marker, "%s", text);
-    r->rec.marker_span.offset = t->offset;
-    r->rec.marker_span.end = t->end;
-    r->rec.marker_span.line = t->line;
+    r->rec.marker_span = (arb_span){ t->offset, t->end, t->line, t->col };
 }
 
 static bool sym_is(const lex_token_t *t, const char *lit)
@@ -537,8 +569,11 @@ static bool step(arb_reader *r, const lex_token_t *t)
     }
 
     /* Movetext. */
-    if (!r->setup_done)
+    r->rec.has_movetext = true;
+    if (!r->setup_done) {
         setup(r, t);
+        ply_mark(r, 0, t->offset);
+    }
     r->rec.where.end = t->end;
     switch (t->kind) {
     case TOK_RESULT:
@@ -607,8 +642,10 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         if (t.kind == TOK_MORE)
             break;
         if (r->skip_line) {
-            if (t.kind != TOK_EOF && t.line == r->skip_line)
+            if (t.kind != TOK_EOF && t.line == r->skip_line) {
+                r->rec.where.end = t.end;
                 continue;
+            }
             r->skip_line = 0;
         }
         if (r->holding) {

@@ -285,3 +285,76 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
         strbuf_append(b, "-", 1);
     strbuf_append(b, "\n", 1);
 }
+
+/* One problem line. */
+static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t line, uint32_t col,
+                    bool error, const char *fmt, const char *a, const char *c, const char *d)
+{
+    char head[96], text[400];
+    const char *white = tag_of(g, "White"), *black = tag_of(g, "Black");
+    text_field(b, file);
+    snprintf(head, sizeof head, ":%llu:%u: %s: game %llu (", (unsigned long long)(line ? line : g->where.line),
+             (unsigned)(col ? col : 1), error ? "error" : "warning", (unsigned long long)g->number);
+    strbuf_puts(b, head);
+    text_field(b, white ? white : "?");
+    strbuf_puts(b, " v ");
+    text_field(b, black ? black : "?");
+    strbuf_puts(b, "): ");
+    snprintf(text, sizeof text, fmt, a ? a : "", c ? c : "", d ? d : "");
+    text_field(b, text);
+    strbuf_append(b, "\n", 1);
+}
+
+void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts)
+{
+#define PROBLEM(is_error, line, col, fmt, a, c, d)                                   \
+    do {                                                                          \
+        bool e_ = (is_error) || strict;                                           \
+        problem(b, file, g, (line), (col), e_, (fmt), (a), (c), (d));             \
+        if (e_) counts->errors++; else counts->warnings++;                        \
+    } while (0)
+    char ply[24];
+    if (g->status == ARB_UNSUPPORTED) {
+        PROBLEM(false, g->error.line, g->error.col, "%s; not checked", g->error.message, NULL, NULL);
+        return;
+    }
+    if (g->status != ARB_OK) {
+        snprintf(ply, sizeof ply, "%u", (unsigned)g->error.ply);
+        if (g->error.move[0])
+            PROBLEM(true, g->error.line, g->error.col, "%s: move \"%s\" (ply %s)", g->error.message,
+                    g->error.move, ply);
+        else
+            PROBLEM(true, g->error.line, g->error.col, "%s", g->error.message, NULL, NULL);
+        return;
+    }
+    const arb_span *rt = &g->result_tag;
+    bool decided = g->adjudication != NULL;
+    if (decided && g->result && g->adjudicated && strcmp(g->result, g->adjudicated) != 0) {
+        if (g->has_end) {
+            char at[64];
+            snprintf(at, sizeof at, "%s at %s", report_fact_words(g->end_reason),
+                     g->end_move && g->end_move[0] ? g->end_move : "the start");
+            PROBLEM(true, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s", g->result, at,
+                    g->adjudicated);
+        } else {
+            PROBLEM(true, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s", g->result,
+                    g->adjudication, g->adjudicated);
+        }
+    }
+    if (g->result && g->marker && strcmp(g->result, g->marker) != 0)
+        PROBLEM(true, g->marker_span.line, g->marker_span.col,
+                "Result tag \"%s\" contradicts the termination marker %s", g->result, g->marker, NULL);
+    if (g->has_end && (uint32_t)g->end_ply < g->plies) {
+        unsigned extra = (unsigned)(g->plies - (uint32_t)g->end_ply);
+        snprintf(ply, sizeof ply, "%u %s", extra, extra == 1 ? "ply" : "plies");
+        PROBLEM(false, g->marker_span.line, g->marker_span.col, "%s recorded after the game ended by %s at %s",
+                ply, report_fact_words(g->end_reason), g->end_move && g->end_move[0] ? g->end_move : "the start");
+    }
+    if (!g->result)
+        PROBLEM(false, g->where.line, g->where.col, "no Result tag", NULL, NULL, NULL);
+    if (!g->marker)
+        PROBLEM(false, g->where.line, g->where.col, "no termination marker", NULL, NULL, NULL);
+    if (!g->has_end && g->result && strcmp(g->result, "*") == 0)
+        PROBLEM(false, rt->line, rt->col, "unfinished game (Result \"*\")", NULL, NULL, NULL);
+#undef PROBLEM
+}

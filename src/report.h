@@ -30,6 +30,19 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file);
  * adjudicated, verdict, facts; tab-separated, one line. */
 void report_text(strbuf_t *b, const arb_game *g, const char *file);
 
+/* Problems found in one game, counted by kind. */
+typedef struct report_counts {
+    unsigned long long errors, warnings;
+} report_counts_t;
+
+/* Appends the problems of g, one per line in compiler style
+ * ("FILE:LINE:COL: error: game N (White v Black): ..."), and counts them;
+ * strict makes every warning an error.  Errors: unreadable game, illegal
+ * move, bad FEN, a Result the rules contradict, a Result tag that
+ * contradicts the marker.  Warnings: moves after the end, a missing Result
+ * tag or marker, an unfinished game, an unsupported variant. */
+void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts);
+
 /* Words for a fact in text output ("threefold claimable"). */
 const char *report_fact_words(arb_fact f);
 

@@ -1,0 +1,197 @@
+/* rewrite.c: corrected Result tags and markers, every other byte kept. */
+#include "rewrite.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rewriter {
+    rewrite_options_t opt;
+    char *data;         /* stream bytes [base, base + len) not yet written */
+    size_t len, cap;
+    uint64_t base;
+};
+
+/* One change: replace [from, to) by text; insertions have from == to. */
+struct patch {
+    uint64_t from, to;
+    char text[224];
+};
+
+rewriter_t *rewrite_new(rewrite_options_t opt)
+{
+    rewriter_t *w = calloc(1, sizeof *w);
+    if (w)
+        w->opt = opt;
+    return w;
+}
+
+void rewrite_free(rewriter_t *w)
+{
+    if (!w)
+        return;
+    free(w->data);
+    free(w);
+}
+
+int rewrite_feed(rewriter_t *w, const char *buf, size_t len)
+{
+    if (w->len + len > w->cap) {
+        size_t cap = w->cap ? w->cap : 1u << 16;
+        while (cap < w->len + len)
+            cap *= 2;
+        char *d = realloc(w->data, cap);
+        if (!d)
+            return -1;
+        w->data = d;
+        w->cap = cap;
+    }
+    memcpy(w->data + w->len, buf, len);
+    w->len += len;
+    return 0;
+}
+
+static bool is_result(const char *s)
+{
+    return s && (strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0 ||
+                 strcmp(s, "*") == 0);
+}
+
+const char *rewrite_target(const arb_game *g)
+{
+    if (g->status != ARB_OK)
+        return NULL;
+    if (is_result(g->adjudicated))
+        return g->adjudicated;
+    if (is_result(g->marker))
+        return g->marker;
+    return "*";
+}
+
+/* The line end the game uses: CRLF if its first line ends so. */
+static const char *line_end(const rewriter_t *w, const arb_game *g)
+{
+    uint64_t from = g->where.offset, to = g->where.end;
+    for (uint64_t o = from; o < to && o - w->base < w->len; o++) {
+        if (w->data[o - w->base] == '\n')
+            return o > w->base && w->data[o - w->base - 1] == '\r' ? "\r\n" : "\n";
+    }
+    return "\n";
+}
+
+/* A tag pair with the value escaped as the PGN standard asks. */
+static void tag_text(char *out, size_t cap, const char *name, const char *value)
+{
+    size_t n = (size_t)snprintf(out, cap, "[%s \"", name);
+    for (const char *v = value; *v && n + 4 < cap; v++) {
+        if (*v == '"' || *v == '\\')
+            out[n++] = '\\';
+        out[n++] = *v;
+    }
+    snprintf(out + n, cap - n, "\"]");
+}
+
+static int add(struct patch *p, int n, uint64_t from, uint64_t to, const char *a, const char *b, const char *c)
+{
+    p[n].from = from;
+    p[n].to = to;
+    snprintf(p[n].text, sizeof p[n].text, "%s%s%s", a, b, c);
+    return n + 1;
+}
+
+static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
+{
+    if (upto > w->base + w->len)
+        upto = w->base + w->len;
+    if (upto <= w->base)
+        return;
+    size_t n = (size_t)(upto - w->base);
+    strbuf_append(out, w->data, n);
+    memmove(w->data, w->data + n, w->len - n);
+    w->len -= n;
+    w->base = upto;
+}
+
+bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
+{
+    const char *target = rewrite_target(g);
+    struct patch p[6];
+    int n = 0;
+    if (target) {
+        const char *eol = line_end(w, g);
+        char tag[200];
+        bool tagless = g->ntags == 0;
+        /* Result tag: corrected, or added after the tags (before the movetext of a tagless game). */
+        tag_text(tag, sizeof tag, "Result", target);
+        if (g->result_tag.end) {
+            if (!g->result || strcmp(g->result, target) != 0)
+                n = add(p, n, g->result_tag.offset, g->result_tag.end, tag, "", "");
+        } else if (tagless) {
+            n = add(p, n, g->where.offset, g->where.offset, tag, eol, eol);
+        } else {
+            n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, "");
+        }
+        /* Why the rules changed it, after the Seven Tag Roster. */
+        if (w->opt.annotate && g->adjudication && (!g->result || strcmp(g->result, target) != 0)) {
+            tag_text(tag, sizeof tag, "Adjudication", g->adjudication);
+            if (g->adjudication_tag.end)
+                n = add(p, n, g->adjudication_tag.offset, g->adjudication_tag.end, tag, "", "");
+            else if (g->roster_end.end)
+                n = add(p, n, g->roster_end.end, g->roster_end.end, eol, tag, "");
+            else if (tagless)
+                n = add(p, n, g->where.offset, g->where.offset, tag, eol, "");
+            else
+                n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, "");
+        }
+        /* Moves after the end, then the marker. */
+        bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&
+                   g->end_move_span.end > g->where.offset;
+        uint64_t cut_from = cut ? g->end_move_span.end : 0;
+        if (g->marker_span.end) {
+            if (cut)
+                n = add(p, n, cut_from, g->marker_span.offset, g->end_ply ? " " : "", "", "");
+            if (strcmp(g->marker, target) != 0)
+                n = add(p, n, g->marker_span.offset, g->marker_span.end, target, "", "");
+        } else {
+            uint64_t at = g->where.end;
+            if (cut) {
+                n = add(p, n, cut_from, at, "", "", "");
+            }
+            if (!g->has_movetext)
+                n = add(p, n, at, at, eol, eol, target);
+            else
+                n = add(p, n, at, at, g->end_ply == 0 && cut ? "" : " ", target, "");
+        }
+    }
+    /* Patches are made in offset order; ties keep the order they were added. */
+    for (int i = 1; i < n; i++) {
+        struct patch t = p[i];
+        int j = i - 1;
+        while (j >= 0 && p[j].from > t.from) {
+            p[j + 1] = p[j];
+            j--;
+        }
+        p[j + 1] = t;
+    }
+    for (int i = 0; i < n; i++) {
+        emit(w, out, p[i].from);
+        strbuf_puts(out, p[i].text);
+        /* Skip the replaced bytes. */
+        if (p[i].to > w->base) {
+            size_t k = (size_t)(p[i].to - w->base);
+            if (k > w->len)
+                k = w->len;
+            memmove(w->data, w->data + k, w->len - k);
+            w->len -= k;
+            w->base += k;
+        }
+    }
+    emit(w, out, g->where.end);
+    return n > 0;
+}
+
+void rewrite_finish(rewriter_t *w, strbuf_t *out)
+{
+    emit(w, out, w->base + w->len);
+}
