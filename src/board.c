@@ -100,23 +100,33 @@ static int parse_uint(const char **p, unsigned max, unsigned *out)
     return 0;
 }
 
+/* Pieces of the other side giving check to color's king: direct attacks
+ * and the first piece along each line (a slider behind its own man does
+ * not count). */
 static int checkers_of(const board_t *b, int color)
 {
-    /* Count pieces of the other side giving check to color's king. */
-    int n = 0;
-    board_t t = *b;
-    int ksq = b->king[color];
-    for (int sq = 0; sq < 128; sq++) {
-        if (SQ_OFFBOARD(sq) || b->sq[sq] == EMPTY || PIECE_COLOR(b->sq[sq]) == color)
-            continue;
-        /* Is this piece alone an attacker?  Remove every other enemy piece
-         * of the same kind of attack... simpler: test attack with only it. */
-        memcpy(t.sq, b->sq, sizeof t.sq);
-        for (int o = 0; o < 128; o++)
-            if (!SQ_OFFBOARD(o) && o != sq && b->sq[o] != EMPTY && PIECE_COLOR(b->sq[o]) != color)
-                t.sq[o] = EMPTY;
-        if (movegen_attacked(&t, ksq, !color))
+    static const int knight[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
+    static const int lines[8] = { 17, 15, -15, -17, 16, 1, -1, -16 };
+    int ksq = b->king[color], them = !color, n = 0;
+    int up = color == WHITE ? 16 : -16; /* enemy pawns attack from in front of the king */
+    for (int side = -1; side <= 1; side += 2) {
+        int sq = ksq + up + side;
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, PAWN))
             n++;
+    }
+    for (int i = 0; i < 8; i++) {
+        int sq = ksq + knight[i];
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, KNIGHT))
+            n++;
+    }
+    for (int i = 0; i < 8; i++) {
+        uint8_t slider = PIECE(them, i < 4 ? BISHOP : ROOK), queen = PIECE(them, QUEEN);
+        for (int sq = ksq + lines[i]; !SQ_OFFBOARD(sq); sq += lines[i]) {
+            if (b->sq[sq] == EMPTY)
+                continue;
+            n += b->sq[sq] == slider || b->sq[sq] == queen;
+            break;
+        }
     }
     return n;
 }
