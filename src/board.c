@@ -241,6 +241,7 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
         }
         b->ep_legal = movegen_ep_capture_legal(b);
     }
+    b->in_check = movegen_attacked(b, b->king[b->stm], !b->stm);
     b->key = zobrist_compute(b);
     return 0;
 }
@@ -332,9 +333,74 @@ static void drop_rights_of(board_t *b, int color)
     }
 }
 
-/* Finishes a move: side, clocks, castling and en passant parts of the key. */
-static void finish_move(const board_t *from, board_t *to, uint64_t key)
+/* The step from a towards b along a rank, file or diagonal, 0 if none. */
+static int line_step(int a, int b)
 {
+    int df = SQ_FILE(b) - SQ_FILE(a), dr = SQ_RANK(b) - SQ_RANK(a);
+    if (df == 0)
+        return dr > 0 ? 16 : dr < 0 ? -16 : 0;
+    if (dr == 0)
+        return df > 0 ? 1 : -1;
+    if (df == dr)
+        return df > 0 ? 17 : -17;
+    if (df == -dr)
+        return df > 0 ? -15 : 15;
+    return 0;
+}
+
+/* Does the piece on `from` attack `to` on board b? */
+static bool piece_attacks(const board_t *b, int from, int to)
+{
+    uint8_t pc = b->sq[from];
+    int df = SQ_FILE(to) - SQ_FILE(from), dr = SQ_RANK(to) - SQ_RANK(from);
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    switch (PIECE_TYPE(pc)) {
+    case PAWN:
+        return adf == 1 && dr == (PIECE_COLOR(pc) == WHITE ? 1 : -1);
+    case KNIGHT:
+        return (adf == 1 && adr == 2) || (adf == 2 && adr == 1);
+    case KING:
+        return adf <= 1 && adr <= 1 && (adf | adr);
+    case EMPTY:
+        return false;
+    default: {
+        int step = line_step(from, to);
+        bool diagonal = adf == adr;
+        if (!step || (PIECE_TYPE(pc) == BISHOP && !diagonal) || (PIECE_TYPE(pc) == ROOK && diagonal))
+            return false;
+        for (int sq = from + step; sq != to; sq += step)
+            if (b->sq[sq] != EMPTY)
+                return false;
+        return true;
+    }
+    }
+}
+
+/* Is the king on ksq attacked along the line through the vacated square v
+ * by a slider of colour `by`?  (A discovered check.) */
+static bool discovered(const board_t *b, int ksq, int v, int by)
+{
+    int step = line_step(ksq, v);
+    if (!step)
+        return false;
+    bool diagonal = step == 17 || step == -17 || step == 15 || step == -15;
+    for (int sq = ksq + step; !SQ_OFFBOARD(sq); sq += step) {
+        uint8_t pc = b->sq[sq];
+        if (pc == EMPTY)
+            continue;
+        return PIECE_COLOR(pc) == by &&
+               (PIECE_TYPE(pc) == QUEEN || PIECE_TYPE(pc) == (diagonal ? BISHOP : ROOK));
+    }
+    return false;
+}
+
+/* Finishes a move: side, clocks, castling and en passant parts of the key. */
+static void finish_move(const board_t *from, board_t *to, uint64_t key, int landed, int v1, int v2)
+{
+    /* Check, from the piece that landed and lines through vacated squares. */
+    int ksq = to->king[!from->stm];
+    to->in_check = (landed >= 0 && piece_attacks(to, landed, ksq)) || discovered(to, ksq, v1, from->stm) ||
+                   (v2 >= 0 && discovered(to, ksq, v2, from->stm));
     if (from->ep_legal)
         key ^= zobrist_ep[SQ_FILE(from->ep)];
     key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle] ^ zobrist_black;
@@ -376,13 +442,16 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
         put(to, rto, rook, &key);
         to->king[us] = (uint8_t)kto;
         drop_rights_of(to, us);
-        finish_move(from, to, key);
+        finish_move(from, to, key, rto, kfrom, rfrom);
         return;
     }
 
     uint8_t piece = from->sq[m.from];
+    int ep_victim = -1;
     if (m.flags & MOVE_CAPTURE) {
         int cap = (m.flags & MOVE_EP) ? SQ(SQ_FILE(m.to), SQ_RANK(m.from)) : m.to;
+        if (m.flags & MOVE_EP)
+            ep_victim = cap;
         to->count[from->sq[cap]]--;
         lift(to, cap, &key);
         to->halfmove = 0;
@@ -413,7 +482,7 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
         drop_rights_on(to, m.from);
         drop_rights_on(to, m.to);
     }
-    finish_move(from, to, key);
+    finish_move(from, to, key, m.to, m.from, ep_victim);
 }
 
 void board_make_null(const board_t *from, board_t *to)
@@ -421,10 +490,8 @@ void board_make_null(const board_t *from, board_t *to)
     *to = *from;
     to->ep = SQ_NONE;
     to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
-    finish_move(from, to, from->key);
+    finish_move(from, to, from->key, -1, SQ_NONE, -1);
+    to->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
 }
 
-bool board_in_check(const board_t *b)
-{
-    return movegen_attacked(b, b->king[b->stm], !b->stm);
-}
+

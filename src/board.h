@@ -57,6 +57,7 @@ typedef struct board {
     uint8_t ep;             /* square skipped by a double step on the last move, SQ_NONE if none;
                                set whether or not a capture is possible */
     bool ep_legal;          /* a legal en passant capture exists now (FIDE 9.2.3) */
+    bool in_check;          /* the side to move is in check */
     uint8_t stm;            /* side to move: WHITE or BLACK */
     bool chess960;          /* castling by Chess960 rules, FEN castling in X-/Shredder form */
     uint16_t halfmove;      /* halfmove clock, plies since the last capture or pawn move, 0.. */
@@ -92,7 +93,10 @@ void board_make_move(const board_t *from, move_t m, board_t *to);
 /* Passes the turn (a null move): the clock advances, en passant is cleared. */
 void board_make_null(const board_t *from, board_t *to);
 
-/* True if the side to move is in check. */
-bool board_in_check(const board_t *b);
+/* True if the side to move is in check (kept by every board function). */
+static inline bool board_in_check(const board_t *b)
+{
+    return b->in_check;
+}
 
 #endif

@@ -114,6 +114,45 @@ bool movegen_is_legal(const board_t *b, move_t m)
     return !attacked(s, ksq, !us);
 }
 
+/* The step from a towards b if they share a rank, file or diagonal, else 0. */
+static int line_step(int a, int b)
+{
+    int df = SQ_FILE(b) - SQ_FILE(a), dr = SQ_RANK(b) - SQ_RANK(a);
+    if (df == 0)
+        return dr > 0 ? 16 : dr < 0 ? -16 : 0;
+    if (dr == 0)
+        return df > 0 ? 1 : -1;
+    if (df == dr)
+        return df > 0 ? 17 : -17;
+    if (df == -dr)
+        return df > 0 ? -15 : 15;
+    return 0;
+}
+
+bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
+{
+    if (in_check || (m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
+        return movegen_is_legal(b, m);
+    int k = b->king[b->stm];
+    int d = line_step(k, m.from);
+    if (!d)
+        return true;
+    for (int sq = k + d; sq != m.from; sq += d)
+        if (b->sq[sq] != EMPTY)
+            return true; /* another piece shields the king */
+    bool diagonal = d == 17 || d == -17 || d == 15 || d == -15;
+    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
+    for (int sq = m.from + d; !SQ_OFFBOARD(sq); sq += d) {
+        if (b->sq[sq] == EMPTY)
+            continue;
+        if (b->sq[sq] != slider && b->sq[sq] != queen)
+            return true;
+        /* Pinned: it may only move along the pin line. */
+        return line_step(k, m.to) == d;
+    }
+    return true;
+}
+
 static int add(move_t *out, int n, int from, int to, int promo, int flags)
 {
     out[n].from = (uint8_t)from;
@@ -215,7 +254,7 @@ int movegen_legal(const board_t *b, move_t out[MAX_MOVES])
     move_t pseudo[MAX_MOVES];
     int np = pseudo_moves(b, pseudo), n = 0;
     for (int i = 0; i < np; i++) {
-        if (movegen_is_legal(b, pseudo[i]))
+        if (movegen_is_legal_known(b, pseudo[i], b->in_check))
             out[n++] = pseudo[i];
     }
     return n;
@@ -226,7 +265,7 @@ bool movegen_has_legal(const board_t *b)
     move_t pseudo[MAX_MOVES];
     int np = pseudo_moves(b, pseudo);
     for (int i = 0; i < np; i++) {
-        if (movegen_is_legal(b, pseudo[i]))
+        if (movegen_is_legal_known(b, pseudo[i], b->in_check))
             return true;
     }
     return false;

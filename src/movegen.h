@@ -21,6 +21,11 @@ bool movegen_has_legal(const board_t *b);
 /* True if the pseudo-legal move m does not leave the mover's king attacked. */
 bool movegen_is_legal(const board_t *b, move_t m);
 
+/* The same for a caller that knows whether the side to move is in check:
+ * out of check, a move other than a king move or en passant is legal
+ * unless it leaves the line of a pin, which is found with one ray walk. */
+bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check);
+
 /* True if the side to move has a legal en passant capture on b->ep. */
 bool movegen_ep_capture_legal(const board_t *b);
 

@@ -56,6 +56,7 @@ struct arb_reader {
     bool pend_dash;
     char marker[8];
     char why[160];               /* text behind rec.adjudication */
+    board_t standard_start;      /* parsed once: most games start from it */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
 };
@@ -90,6 +91,7 @@ arb_reader *arb_reader_new(const arb_options *opt)
     if (!r)
         return NULL;
     r->opt = opt ? *opt : default_options;
+    board_start(&r->standard_start);
     r->lx = lex_new();
     bool ok = r->lx != NULL;
     for (int i = 0; i <= QUEUE_MAX; i++) {
@@ -295,7 +297,7 @@ static void setup(arb_reader *r, const lex_token_t *t)
             return;
         }
     } else {
-        board_start(&start);
+        start = r->standard_start;
         start.chess960 = c960;
     }
     if (rules_init(&r->rules, &start) < 0) {
@@ -328,14 +330,18 @@ static void ply_mark(arb_reader *r, uint32_t ply, uint64_t end)
         r->ply_marked = (size_t)ply + 1;
 }
 
-/* Plays the move text[0..len) written at column col of token t. */
-static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col)
+/* Plays the move text[0..len) written at column col of token t; parsed
+ * is its syntax when the caller has read it already. */
+static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
+                      const san_syntax_t *parsed)
 {
     san_syntax_t s;
     char why[160];
     lex_token_t at = *t;
     at.col = col;
-    if (san_parse(text, len, &s) < 0) {
+    if (parsed) {
+        s = *parsed;
+    } else if (san_parse(text, len, &s) < 0) {
         snprintf(why, sizeof why, "cannot read \"%.*s\" as a move", (int)(len > 40 ? 40 : len), text);
         set_error(r, ARB_SYNTAX, &at, text, len, why);
         return;
@@ -372,7 +378,7 @@ static bool play(arb_reader *r, const lex_token_t *t)
     san_syntax_t s;
     if (san_parse(t->text, t->len, &s) == 0) {
         if (r->replaying)
-            play_text(r, t, t->text, t->len, t->col);
+            play_text(r, t, t->text, t->len, t->col, &s);
         return false;
     }
     /* Text that starts like a move but is not one is a botched move ("Kx"
@@ -380,7 +386,7 @@ static bool play(arb_reader *r, const lex_token_t *t)
     char c0 = t->text[0];
     if (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')) {
         if (r->replaying)
-            play_text(r, t, t->text, t->len, t->col);
+            play_text(r, t, t->text, t->len, t->col, NULL);
         return false;
     }
     size_t pos = 0, start, n;
@@ -392,7 +398,7 @@ static bool play(arb_reader *r, const lex_token_t *t)
             return true;
         }
         if (r->replaying)
-            play_text(r, t, t->text + start, n, t->col + (uint32_t)start);
+            play_text(r, t, t->text + start, n, t->col + (uint32_t)start, NULL);
     }
     return false;
 }
@@ -469,6 +475,10 @@ static bool all_digits(const lex_token_t *t)
  * written as free text, "1 - 0" or "½-½"). */
 static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
 {
+    /* Moves start with a letter; only digits and ½ may be free-text results. */
+    unsigned char c0 = (unsigned char)t->text[0];
+    if (!r->pend && c0 >= 'A' && c0 != 0xc2)
+        return play(r, t);
     const char *half = result_half(t);
     if (r->pend && r->pend_dash && half) {
         const char *res = NULL;

@@ -46,8 +46,12 @@ void strbuf_puts(strbuf_t *b, const char *s)
 static void put_u64(strbuf_t *b, uint64_t v)
 {
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
-    strbuf_append(b, tmp, (size_t)n);
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    strbuf_append(b, tmp + n, sizeof tmp - n);
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -72,48 +76,59 @@ static size_t utf8_valid(const unsigned char *s, size_t n)
     return len;
 }
 
+/* Bytes that a JSON string may hold as they are: printable ASCII but for " and \\. */
+static bool json_plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
 void report_json_string(strbuf_t *b, const char *str, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *s = (const unsigned char *)str;
-    strbuf_append(b, "\"", 1);
-    size_t run = 0; /* bytes copied as they are, flushed in one append */
+    /* Worst case: six bytes out per byte in, plus the quotes. */
+    if (!strbuf_reserve(b, 6 * n + 2))
+        return;
+    char *o = b->data + b->len;
+    *o++ = '"';
     for (size_t i = 0; i < n;) {
         unsigned char c = s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-            run++;
+        if (json_plain(c)) {
+            *o++ = (char)c;
             i++;
             continue;
         }
         if (c >= 0x80) {
             size_t k = utf8_valid(s + i, n - i);
             if (k) {
-                run += k;
+                memcpy(o, s + i, k);
+                o += k;
                 i += k;
-                continue;
+            } else {
+                memcpy(o, "\xEF\xBF\xBD", 3);
+                o += 3;
+                i++;
             }
+            continue;
         }
-        strbuf_append(b, (const char *)s + i - run, run);
-        run = 0;
-        if (c >= 0x80) {
-            strbuf_append(b, "\xEF\xBF\xBD", 3);
-        } else if (c == '"' || c == '\\') {
-            char e[2] = { '\\', (char)c };
-            strbuf_append(b, e, 2);
-        } else if (c == '\n') {
-            strbuf_append(b, "\\n", 2);
-        } else if (c == '\r') {
-            strbuf_append(b, "\\r", 2);
-        } else if (c == '\t') {
-            strbuf_append(b, "\\t", 2);
-        } else {
-            char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-            strbuf_append(b, e, 6);
+        *o++ = '\\';
+        switch (c) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
+        default:
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
         }
         i++;
     }
-    strbuf_append(b, (const char *)s + n - run, run);
-    strbuf_append(b, "\"", 1);
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
 }
 
 static void json_cstr(strbuf_t *b, const char *s)

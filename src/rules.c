@@ -225,17 +225,17 @@ int rules_play(rules_t *r, move_t m)
         settle(r, true);
     const board_t *b = &r->pos;
     bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
-    board_t next;
+    r->before = *b;
+    b = &r->before;
     if (m.flags & MOVE_NULL)
-        board_make_null(b, &next);
+        board_make_null(b, &r->pos);
     else
-        board_make_move(b, m, &next);
+        board_make_move(b, m, &r->pos);
+    const board_t *next = &r->pos;
     /* python-chess is_irreversible(): a zeroing move, a move that changes
      * castling rights, or any move from a position with a legal en passant. */
-    bool irreversible = zeroing || next.castle != b->castle || b->ep_legal;
-    r->before = *b;
+    bool irreversible = zeroing || next->castle != b->castle || b->ep_legal;
     r->last = m;
-    r->pos = next;
     r->ply++;
     r->pending = true;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
@@ -245,13 +245,12 @@ int rules_play(rules_t *r, move_t m)
     }
     /* Once fivefold is known, threefold is too: repetitions need no more counting. */
     if (r->first[FACT_FIVEFOLD] >= 0) {
-        r->nkeys = 0;
-        r->keys[0] = next.key;
+        r->keys[0] = next->key;
         r->seen[0] = 1;
         r->nkeys = 1;
         return 0;
     }
-    return window_push(r, next.key, next.stm);
+    return window_push(r, next->key, next->stm);
 }
 
 void rules_finish(rules_t *r)

@@ -30,57 +30,67 @@ static bool text_is(const char *t, size_t n, const char *lit)
 
 int san_parse(const char *text, size_t len, san_syntax_t *out)
 {
-    memset(out, 0, sizeof *out);
+    out->kind = SAN_MOVE;
+    out->piece = EMPTY;
     out->from_file = out->from_rank = -1;
+    out->to = 0;
+    out->promo = EMPTY;
+    out->capture = false;
     /* Suffixes: check and mate marks, annotation glyphs, "e.p.". */
     for (;;) {
-        if (len > 0 && strchr("+#!?", text[len - 1]) && text[len - 1] != '\0')
+        char c = len ? text[len - 1] : '\0';
+        if (c == '+' || c == '#' || c == '!' || c == '?')
             len--;
-        else if (len >= 4 && memcmp(text + len - 4, "e.p.", 4) == 0)
+        else if (c == '.' && len >= 4 && memcmp(text + len - 4, "e.p.", 4) == 0)
             len -= 4;
         else
             break;
     }
     if (len == 0)
         return -1;
-    if (text_is(text, len, "O-O") || text_is(text, len, "0-0")) {
-        out->kind = SAN_CASTLE_KING;
-        return 0;
-    }
-    if (text_is(text, len, "O-O-O") || text_is(text, len, "0-0-0")) {
-        out->kind = SAN_CASTLE_QUEEN;
-        return 0;
-    }
-    if (text_is(text, len, "--") || text_is(text, len, "Z0") || text_is(text, len, "0000") ||
-        text_is(text, len, "@@@@")) {
-        out->kind = SAN_NULLMOVE;
-        return 0;
+    char c0 = text[0];
+    if (c0 == 'O' || c0 == '0' || c0 == '-' || c0 == 'Z' || c0 == '@') {
+        if (text_is(text, len, "O-O") || text_is(text, len, "0-0")) {
+            out->kind = SAN_CASTLE_KING;
+            return 0;
+        }
+        if (text_is(text, len, "O-O-O") || text_is(text, len, "0-0-0")) {
+            out->kind = SAN_CASTLE_QUEEN;
+            return 0;
+        }
+        if (text_is(text, len, "--") || text_is(text, len, "Z0") || text_is(text, len, "0000") ||
+            text_is(text, len, "@@@@")) {
+            out->kind = SAN_NULLMOVE;
+            return 0;
+        }
     }
     /* Crazyhouse drop: [PNBRQK]@square. */
-    if ((len == 3 && text[0] == '@') || (len == 4 && text[1] == '@' && strchr("PNBRQK", text[0]))) {
+    if ((len == 3 && c0 == '@') || (len == 4 && text[1] == '@' && strchr("PNBRQK", c0))) {
         const char *sq = text + len - 2;
         if (!is_file(sq[0]) || !is_rank(sq[1]))
             return -1;
         out->kind = SAN_DROP;
-        out->piece = len == 4 && text[0] != 'P' ? (uint8_t)piece_of_letter(text[0]) : PAWN;
+        out->piece = len == 4 && c0 != 'P' ? (uint8_t)piece_of_letter(c0) : PAWN;
         out->to = SQ(sq[0] - 'a', sq[1] - '1');
         return 0;
     }
 
     /* [NBRQK]? [a-h]? [1-8]? [-x]? [a-h][1-8] (=?[nbrqkNBRQK])?, read from both ends. */
     size_t i = 0, end = len;
-    out->kind = SAN_MOVE;
-    if (piece_of_letter(text[0]) != EMPTY) {
-        out->piece = (uint8_t)piece_of_letter(text[0]);
+    int piece = piece_of_letter(c0);
+    if (piece != EMPTY) {
+        out->piece = (uint8_t)piece;
         i = 1;
     }
-    if (end >= i + 3 && strchr("nbrqkNBRQK", text[end - 1]) &&
-        (text[end - 2] == '=' || is_rank(text[end - 2]))) {
-        char c = text[end - 1];
-        out->promo = (uint8_t)piece_of_letter(c >= 'a' ? (char)(c - 'a' + 'A') : c);
-        end--;
-        if (text[end - 1] == '=')
+    char last = text[end - 1];
+    if (end >= i + 3 && !is_rank(last)) {
+        int promo = piece_of_letter(last >= 'a' ? (char)(last - 'a' + 'A') : last);
+        if (promo != EMPTY && (text[end - 2] == '=' || is_rank(text[end - 2]))) {
+            out->promo = (uint8_t)promo;
             end--;
+            if (text[end - 1] == '=')
+                end--;
+        }
     }
     if (end < i + 2 || !is_file(text[end - 2]) || !is_rank(text[end - 1]))
         return -1;
@@ -214,7 +224,7 @@ static enum san_status resolve_castle(const board_t *b, bool queenside, move_t *
 static int origins(const board_t *b, int t, int to, uint8_t from[16], int flags_out[16])
 {
     static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
-    static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
+    static const int king_steps[8] = { 17, 16, 15, 1, -15, -1, -17, -16 };
     const uint8_t *s = b->sq;
     int us = b->stm, n = 0;
     uint8_t want = PIECE(us, t);
@@ -257,11 +267,10 @@ static int origins(const board_t *b, int t, int to, uint8_t from[16], int flags_
         }
         return n;
     }
-    for (int i = 0; i < 8; i++) {
+    /* king_steps lists diagonal steps at even indices, straight ones at odd. */
+    int first = t == ROOK ? 1 : 0, stride = t == QUEEN ? 1 : 2;
+    for (int i = first; i < 8; i += stride) {
         int d = king_steps[i];
-        bool diagonal = (d == 17 || d == 15 || d == -15 || d == -17);
-        if ((t == BISHOP && !diagonal) || (t == ROOK && diagonal))
-            continue;
         for (int f = to + d; !SQ_OFFBOARD(f); f += d) {
             if (s[f] == EMPTY)
                 continue;
@@ -357,7 +366,7 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
 
     int t = s->piece == EMPTY ? PAWN : s->piece;
     int us = b->stm;
-    square_name(s->to, tn);
+    bool in_check = b->in_check;
     uint8_t cand[16];
     int flags[16];
     int n = origins(b, t, s->to, cand, flags);
@@ -375,7 +384,7 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
         if (t == PAWN && s->from_file < 0 && SQ_FILE(f) != SQ_FILE(s->to))
             continue;
         move_t m = { (uint8_t)f, s->to, EMPTY, (uint8_t)flags[i] };
-        if (!movegen_is_legal(b, m)) {
+        if (!movegen_is_legal_known(b, m, in_check)) {
             illegal++;
             if (flags[i] & MOVE_EP)
                 ep_illegal++;
@@ -385,6 +394,7 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
             match[found] = m;
         found++;
     }
+    square_name(s->to, tn);
     if (found == 1) {
         move_t m = match[0];
         if (t == PAWN && last) {
