@@ -954,6 +954,20 @@ lexer_t *lex_new(void)
     return lx;
 }
 
+void lex_set_origin(lexer_t *lx, uint64_t offset, uint64_t line)
+{
+    assert(lx && lx->chunk == empty_chunk && lx->base == 0);
+    lx->base = lx->line_start = offset;
+    lx->line = line;
+    if (offset > 0 && lx->st == ST_BOM)
+        lx->st = ST_IDLE;
+}
+
+bool lex_between_tokens(const lexer_t *lx)
+{
+    return lx->st == ST_IDLE && !lx->has_pend;
+}
+
 void lex_free(lexer_t *lx)
 {
     if (!lx)

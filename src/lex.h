@@ -59,6 +59,15 @@ typedef struct lexer lexer_t;
 lexer_t *lex_new(void);
 void lex_free(lexer_t *lx);
 
+/* Makes the stream start at byte `offset` of a larger one, at the start of
+ * line `line` (1-based): positions count from there and no byte order mark
+ * is looked for.  Call before the first lex_feed(). */
+void lex_set_origin(lexer_t *lx, uint64_t offset, uint64_t line);
+
+/* True if no token is under way (after TOK_MORE): the bytes fed so far end
+ * between tokens, outside any comment or tag. */
+bool lex_between_tokens(const lexer_t *lx);
+
 /* Hands the lexer the next len bytes of the stream.  The bytes must stay
  * valid until lex_next() returns TOK_MORE.  Call only after TOK_MORE (or
  * right after lex_new()). */

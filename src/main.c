@@ -9,10 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "input.h"
-#include "pgnarbiter.h"
-#include "report.h"
-#include "rewrite.h"
 
 #define EXIT_PROBLEMS 1
 #define EXIT_USAGE 2
@@ -21,7 +19,7 @@
 enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
-    OPT_IN_PLACE = 'i', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
+    OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -53,6 +51,9 @@ static const struct option_spec {
     { "in-place", OPT_IN_PLACE, no_argument, NULL,
       "rewrite each FILE in place (implies --fix); safe against\n"
       "crashes: a temporary file is renamed over the original" },
+    { "jobs", OPT_JOBS, required_argument, "N",
+      "replay on N threads (default: the number of cores); the\n"
+      "output is the same for every N" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "allow-null-moves", OPT_NULLMOVES, no_argument, NULL,
       "replay null moves (--, Z0, 0000, @@@@) as a pass instead of\n"
@@ -62,20 +63,6 @@ static const struct option_spec {
 };
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 
-typedef struct cli {
-    bool json, summary, check, fix, in_place, strict;
-    unsigned only;            /* bit per arb_fact; 0 = keep every game */
-    unsigned long long max_errors; /* 0 = no limit */
-    rewrite_options_t rewrite;
-    arb_options lib;
-} cli_t;
-
-typedef struct stats {
-    uint64_t games, files_failed, rewritten;
-    uint64_t status[5], verdict[5], fact[ARB_FACT_COUNT];
-    report_counts_t problems;
-    bool stop;                /* --max-errors reached */
-} stats_t;
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -173,6 +160,15 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_NO_ANNOTATE: cli.rewrite.annotate = false; break;
         case OPT_TRUNCATE: cli.rewrite.truncate = true; break;
         case OPT_IN_PLACE: cli.in_place = cli.fix = true; break;
+        case OPT_JOBS: {
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(optarg, &end, 10);
+            if (errno || *end || !*optarg || n == 0 || n > 256 || optarg[0] == '-')
+                usage_error("-j needs a number of threads from 1 to 256, got '%s'", optarg);
+            cli.threads = (unsigned)n;
+            break;
+        }
         case OPT_MAX_ERRORS: {
             char *end;
             errno = 0;
@@ -190,6 +186,13 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
+    if (cli.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cli.threads = n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
+    }
+    /* Stopping at the Nth error is a sequential notion. */
+    if (cli.max_errors)
+        cli.threads = 1;
     if (cli.fix && (cli.json || cli.only))
         usage_error("%s", "--fix writes PGN: it cannot be combined with --json or --only");
     if (cli.check && (cli.json || cli.only))
@@ -212,27 +215,59 @@ static bool keep(const cli_t *cli, const arb_game *g)
 }
 
 /* Writes out to dest; false on a write error. */
-static bool flush_to(strbuf_t *out, FILE *dest)
-{
-    bool ok = !out->oom && (out->len == 0 || fwrite(out->data, 1, out->len, dest) == out->len);
-    out->len = 0;
-    return ok;
-}
 
 
 
-static void game_diagnostic(const char *file, const arb_game *g)
+static void game_diagnostic(strbuf_t *diag, const char *file, const arb_game *g)
 {
     if (!g->has_error)
         return;
-    fprintf(stderr, "pgn-arbiter: %s:%llu:%u: error: game %llu: %s\n", file,
-            (unsigned long long)g->error.line, (unsigned)g->error.col,
-            (unsigned long long)g->number, g->error.message);
+    char pos[64];
+    strbuf_puts(diag, "pgn-arbiter: ");
+    strbuf_puts(diag, file);
+    snprintf(pos, sizeof pos, ":%llu:%u: error: game ", (unsigned long long)g->error.line, (unsigned)g->error.col);
+    strbuf_puts(diag, pos);
+    report_game_number(diag, g->number);
+    strbuf_puts(diag, ": ");
+    strbuf_puts(diag, g->error.message);
+    strbuf_puts(diag, "\n");
 }
 
-/* What to do with each game. */
-static void handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_game *g,
-                        strbuf_t *out, strbuf_t *problems, rewriter_t *w)
+void cli_add_stats(stats_t *st, const stats_t *p)
+{
+    st->games += p->games;
+    st->rewritten += p->rewritten;
+    for (int i = 0; i < 5; i++) {
+        st->status[i] += p->status[i];
+        st->verdict[i] += p->verdict[i];
+    }
+    for (int f = 0; f < ARB_FACT_COUNT; f++)
+        st->fact[f] += p->fact[f];
+    st->problems.errors += p->problems.errors;
+    st->problems.warnings += p->problems.warnings;
+}
+
+bool cli_write(strbuf_t *b, uint64_t base, FILE *f)
+{
+    bool ok = !b->oom;
+    size_t pos = 0;
+    if (base) {
+        for (size_t i = 0; i < b->nnumbers; i++) {
+            const strbuf_number_t *n = &b->numbers[i];
+            char digits[24];
+            int k = snprintf(digits, sizeof digits, "%llu", (unsigned long long)(n->value + base));
+            ok = ok && fwrite(b->data + pos, 1, n->at - pos, f) == n->at - pos;
+            ok = ok && fwrite(digits, 1, (size_t)k, f) == (size_t)k;
+            pos = n->at + n->len;
+        }
+    }
+    ok = ok && fwrite(b->data + pos, 1, b->len - pos, f) == b->len - pos;
+    strbuf_clear(b);
+    return ok;
+}
+
+void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_game *g,
+                     strbuf_t *out, strbuf_t *problems, strbuf_t *diag, rewriter_t *w)
 {
     st->games++;
     st->status[g->status]++;
@@ -241,15 +276,17 @@ static void handle_game(const cli_t *cli, stats_t *st, const char *name, const a
         st->fact[f] += g->first[f] >= 0;
     if (cli->check || cli->fix) {
         /* --fix alone counts problems for the summary line without listing them. */
-        size_t mark = problems->len;
+        size_t mark = problems->len, nmark = problems->nnumbers;
         report_check(problems, g, name, cli->strict, &st->problems);
-        if (!cli->check)
+        if (!cli->check) {
             problems->len = mark;
+            problems->nnumbers = nmark;
+        }
         if (cli->max_errors && st->problems.errors >= cli->max_errors)
             st->stop = true;
     }
     if (!cli->check)
-        game_diagnostic(name, g);
+        game_diagnostic(diag, name, g);
     if (cli->fix) {
         st->rewritten += rewrite_game(w, g, out);
         return;
@@ -262,38 +299,40 @@ static void handle_game(const cli_t *cli, stats_t *st, const char *name, const a
         report_text(out, g, name);
 }
 
-/* Reads one input to its end, writing reports or the rewritten PGN to
- * dest; returns false on an I/O error. */
-static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, char *chunk)
+bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, uint64_t base)
 {
     char err[256];
-    const char *name = path;
-    strbuf_t out = { 0 }, problems = { 0 };
+    strbuf_t out = { 0 }, problems = { 0 }, diag = { 0 };
+    out.track_numbers = problems.track_numbers = diag.track_numbers = base > 0;
     /* With --fix, PGN goes to dest and problems to stderr. */
     FILE *problem_dest = cli->fix ? stderr : stdout;
-    input_t *in = input_open(path, err, sizeof err);
-    if (!in) {
-        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", name, err);
-        return false;
-    }
-    if (cli->in_place && input_is_compressed(in)) {
-        fprintf(stderr, "pgn-arbiter: %s: error: compressed files are not rewritten in place; "
-                        "decompress it, or use --fix and recompress the output\n", name);
-        input_close(in);
-        return false;
-    }
     arb_reader *r = arb_reader_new(&cli->lib);
     rewriter_t *w = cli->fix ? rewrite_new(cli->rewrite) : NULL;
-    if (!r || (cli->fix && !w)) {
+    char *chunk = malloc(CHUNK);
+    if (!r || (cli->fix && !w) || !chunk) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
         arb_reader_free(r);
         rewrite_free(w);
-        input_close(in);
+        free(chunk);
         return false;
+    }
+    if (offset) {
+        arb_reader_set_origin(r, offset, line);
+        if (w)
+            rewrite_set_origin(w, offset);
     }
     bool ok = true, done = false;
     while (!done && !st->stop) {
-        ssize_t n = input_read(in, chunk, CHUNK, err, sizeof err);
+        const char *bytes = chunk;
+        ssize_t n;
+        if (pre_len) {
+            bytes = pre;
+            n = (ssize_t)pre_len;
+            pre_len = 0;
+        } else {
+            n = input_read(in, chunk, CHUNK, err, sizeof err);
+        }
         if (n < 0) {
             fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, err,
                     (unsigned long long)st->games);
@@ -304,8 +343,8 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest,
             arb_reader_finish(r);
             done = true;
         } else {
-            arb_reader_feed(r, chunk, (size_t)n);
-            if (w && rewrite_feed(w, chunk, (size_t)n) < 0) {
+            arb_reader_feed(r, bytes, (size_t)n);
+            if (w && rewrite_feed(w, bytes, (size_t)n) < 0) {
                 fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;
                 break;
@@ -314,15 +353,16 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest,
         const arb_game *g;
         bool oom = false;
         while (!st->stop && (g = arb_reader_next(r, &oom)) != NULL) {
-            handle_game(cli, st, name, g, &out, &problems, w);
-            if (out.len >= (64u << 10) && !flush_to(&out, dest)) {
+            cli_handle_game(cli, st, name, g, &out, &problems, &diag, w);
+            cli_write(&diag, base, stderr);
+            if (out.len >= (64u << 10) && !cli_write(&out, base, dest)) {
                 fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
                 ok = false;
                 done = true;
                 break;
             }
             if (problems.len >= (16u << 10))
-                flush_to(&problems, problem_dest);
+                cli_write(&problems, base, problem_dest);
         }
         if (oom) {
             fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
@@ -332,15 +372,39 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest,
     }
     if (w && ok && !st->stop)
         rewrite_finish(w, &out);
-    if (!flush_to(&out, dest)) {
+    if (!cli_write(&out, base, dest)) {
         fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
         ok = false;
     }
-    flush_to(&problems, problem_dest);
+    cli_write(&problems, base, problem_dest);
+    cli_write(&diag, base, stderr);
     strbuf_free(&out);
     strbuf_free(&problems);
+    strbuf_free(&diag);
     rewrite_free(w);
     arb_reader_free(r);
+    free(chunk);
+    return ok;
+}
+
+/* Reads one input to its end, writing reports or the rewritten PGN to
+ * dest; returns false on an I/O error. */
+static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
+{
+    char err[256];
+    input_t *in = input_open(path, err, sizeof err);
+    if (!in) {
+        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", path, err);
+        return false;
+    }
+    if (cli->in_place && input_is_compressed(in)) {
+        fprintf(stderr, "pgn-arbiter: %s: error: compressed files are not rewritten in place; "
+                        "decompress it, or use --fix and recompress the output\n", path);
+        input_close(in);
+        return false;
+    }
+    bool ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
+                               : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
     input_close(in);
     return ok;
 }
@@ -348,7 +412,7 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest,
 /* --in-place: the new file is written beside the old one under a hidden
  * temporary name, synced, and renamed over it, so that a crash leaves
  * either the complete original or the complete new file. */
-static bool process_in_place(const char *path, const cli_t *cli, stats_t *st, char *chunk)
+static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
 {
     struct stat sb;
     if (strcmp(path, "-") == 0) {
@@ -381,7 +445,7 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st, ch
     }
     bool ok = fchmod(fd, sb.st_mode & 07777) == 0;
     uint64_t before = st->rewritten;
-    ok = process(path, cli, st, f, chunk) && ok && !st->stop;
+    ok = process(path, cli, st, f) && ok && !st->stop;
     ok = fflush(f) == 0 && !ferror(f) && ok;
     ok = fsync(fd) == 0 && ok;
     int saved = errno;
@@ -431,24 +495,18 @@ int main(int argc, char **argv)
 {
     const cli_t cli = parse_options(argc, argv);
     stats_t st = { 0 };
-    char *chunk = malloc(CHUNK);
-    if (!chunk) {
-        fprintf(stderr, "pgn-arbiter: out of memory\n");
-        return EXIT_USAGE;
-    }
     if (cli.in_place && optind >= argc)
         usage_error("%s", "--in-place needs at least one FILE");
     if (optind >= argc) {
-        st.files_failed += !process("-", &cli, &st, stdout, chunk);
+        st.files_failed += !process("-", &cli, &st, stdout);
     } else {
         for (int i = optind; i < argc && !st.stop; i++) {
             if (cli.in_place)
-                st.files_failed += !process_in_place(argv[i], &cli, &st, chunk);
+                st.files_failed += !process_in_place(argv[i], &cli, &st);
             else
-                st.files_failed += !process(argv[i], &cli, &st, stdout, chunk);
+                st.files_failed += !process(argv[i], &cli, &st, stdout);
         }
     }
-    free(chunk);
     if (cli.summary)
         print_summary(&st);
     if (cli.check || cli.fix) {

@@ -110,6 +110,17 @@ typedef struct arb_reader arb_reader;
 arb_reader *arb_reader_new(const arb_options *opt);
 void arb_reader_free(arb_reader *r);
 
+/* Makes the reader start at byte `offset`, line `line` (1-based), of a
+ * larger stream: a piece of a file split at a line start.  Reported lines
+ * and offsets are then those of the whole stream (game numbers still count
+ * from 1).  Call before the first arb_reader_feed(). */
+void arb_reader_set_origin(arb_reader *r, uint64_t offset, uint64_t line);
+
+/* True if the bytes fed so far end between games: nothing is under way but
+ * a game that the next tag section would end.  A stream split where this
+ * holds reads the same in pieces as whole. */
+bool arb_reader_between_games(const arb_reader *r);
+
 /* Gives the reader the next len bytes of the stream (see above). */
 void arb_reader_feed(arb_reader *r, const void *buf, size_t len);
 

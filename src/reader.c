@@ -126,6 +126,17 @@ void arb_reader_free(arb_reader *r)
     free(r);
 }
 
+void arb_reader_set_origin(arb_reader *r, uint64_t offset, uint64_t line)
+{
+    lex_set_origin(r->lx, offset, line);
+}
+
+bool arb_reader_between_games(const arb_reader *r)
+{
+    /* In a tag section, a tag on the next line might belong to it. */
+    return lex_between_tokens(r->lx) && r->queued == 0 && !r->holding && !r->emitted && r->state != TAGS;
+}
+
 void arb_reader_feed(arb_reader *r, const void *buf, size_t len)
 {
     lex_feed(r->lx, buf, len);

@@ -9,8 +9,16 @@
 void strbuf_free(strbuf_t *b)
 {
     free(b->data);
+    free(b->numbers);
     b->data = NULL;
-    b->len = b->cap = 0;
+    b->numbers = NULL;
+    b->len = b->cap = b->nnumbers = b->numbers_cap = 0;
+}
+
+void strbuf_clear(strbuf_t *b)
+{
+    b->len = 0;
+    b->nnumbers = 0;
 }
 
 static bool strbuf_reserve(strbuf_t *b, size_t n)
@@ -52,6 +60,25 @@ static void put_u64(strbuf_t *b, uint64_t v)
         v /= 10;
     } while (v);
     strbuf_append(b, tmp + n, sizeof tmp - n);
+}
+
+void report_game_number(strbuf_t *b, uint64_t n)
+{
+    size_t at = b->len;
+    put_u64(b, n);
+    if (!b->track_numbers || b->oom)
+        return;
+    if (b->nnumbers == b->numbers_cap) {
+        size_t cap = b->numbers_cap ? b->numbers_cap * 2 : 256;
+        strbuf_number_t *p = realloc(b->numbers, cap * sizeof *p);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->numbers = p;
+        b->numbers_cap = cap;
+    }
+    b->numbers[b->nnumbers++] = (strbuf_number_t){ at, b->len - at, n };
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -152,7 +179,7 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
     strbuf_puts(b, "{\"file\":");
     json_cstr(b, file);
     strbuf_puts(b, ",\"game\":");
-    put_u64(b, g->number);
+    report_game_number(b, g->number);
     strbuf_puts(b, ",\"line\":");
     put_u64(b, g->where.line);
     strbuf_puts(b, ",\"offset\":");
@@ -252,9 +279,11 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
 {
     char tmp[64];
     text_field(b, file);
-    snprintf(tmp, sizeof tmp, ":%llu\t%llu\t", (unsigned long long)g->where.line,
-             (unsigned long long)g->number);
-    strbuf_puts(b, tmp);
+    strbuf_append(b, ":", 1);
+    put_u64(b, g->where.line);
+    strbuf_append(b, "\t", 1);
+    report_game_number(b, g->number);
+    strbuf_append(b, "\t", 1);
     text_field(b, tag_of(g, "White"));
     strbuf_append(b, "\t", 1);
     text_field(b, tag_of(g, "Black"));
@@ -308,9 +337,11 @@ static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t l
     char head[96], text[400];
     const char *white = tag_of(g, "White"), *black = tag_of(g, "Black");
     text_field(b, file);
-    snprintf(head, sizeof head, ":%llu:%u: %s: game %llu (", (unsigned long long)(line ? line : g->where.line),
-             (unsigned)(col ? col : 1), error ? "error" : "warning", (unsigned long long)g->number);
+    snprintf(head, sizeof head, ":%llu:%u: %s: game ", (unsigned long long)(line ? line : g->where.line),
+             (unsigned)(col ? col : 1), error ? "error" : "warning");
     strbuf_puts(b, head);
+    report_game_number(b, g->number);
+    strbuf_puts(b, " (");
     text_field(b, white ? white : "?");
     strbuf_puts(b, " v ");
     text_field(b, black ? black : "?");

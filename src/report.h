@@ -4,19 +4,37 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pgnarbiter.h"
 
-/* A growable byte buffer; zero-initialise, free with strbuf_free(). */
+/* Where a game number was written into a buffer. */
+typedef struct strbuf_number {
+    size_t at, len;   /* byte position and length of its digits */
+    uint64_t value;
+} strbuf_number_t;
+
+/* A growable byte buffer; zero-initialise, free with strbuf_free().  With
+ * track_numbers set, game numbers written by the report functions are
+ * remembered, so that a piece of a split input can be renumbered later. */
 typedef struct strbuf {
     char *data;
     size_t len, cap;
     bool oom; /* an append failed; data holds what fitted */
+    bool track_numbers;
+    strbuf_number_t *numbers;
+    size_t nnumbers, numbers_cap;
 } strbuf_t;
 
 void strbuf_free(strbuf_t *b);
 void strbuf_append(strbuf_t *b, const char *s, size_t n);
 void strbuf_puts(strbuf_t *b, const char *s);
+
+/* Empties the buffer (keeping its memory). */
+void strbuf_clear(strbuf_t *b);
+
+/* Appends a game number in decimal (remembered if b->track_numbers). */
+void report_game_number(strbuf_t *b, uint64_t n);
 
 /* Appends s as a JSON string: quotes, escapes, control characters as
  * \u00XX, and each byte that is not part of valid UTF-8 as U+FFFD. */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
+
 struct rewriter {
     rewrite_options_t opt;
     char *data;         /* stream bytes [base, base + len) not yet written */
@@ -33,6 +35,11 @@ void rewrite_free(rewriter_t *w)
         return;
     free(w->data);
     free(w);
+}
+
+void rewrite_set_origin(rewriter_t *w, uint64_t offset)
+{
+    w->base = offset;
 }
 
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len)
@@ -113,6 +120,32 @@ static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
     w->base = upto;
 }
 
+/* Whether target, written after the stream bytes [from, upto) and sep, is
+ * read as a termination marker (a ; comment, an open { comment or a broken
+ * tag line at the end would swallow it).  from is where a token starts. */
+static bool marker_fits(const rewriter_t *w, uint64_t from, uint64_t upto, const char *sep, const char *target)
+{
+    char tail[16];
+    int k = snprintf(tail, sizeof tail, "%s%s", sep, target);
+    lexer_t *lx = lex_new();
+    if (!lx || from < w->base || upto > w->base + w->len || k <= 0 || (size_t)k >= sizeof tail) {
+        lex_free(lx);
+        return true; /* cannot tell: as before */
+    }
+    lex_token_t t, last = { .kind = TOK_MORE };
+    lex_feed(lx, w->data + (from - w->base), (size_t)(upto - from));
+    while (lex_next(lx, &t) != TOK_MORE)
+        ;
+    lex_feed(lx, tail, (size_t)k);
+    while (lex_next(lx, &t) != TOK_MORE)
+        last = t;
+    lex_finish(lx);
+    while (lex_next(lx, &t) != TOK_EOF)
+        last = t;
+    lex_free(lx);
+    return last.kind == TOK_RESULT && last.offset == upto - from + strlen(sep) && last.end == upto - from + (uint64_t)k;
+}
+
 bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
 {
     const char *target = rewrite_target(g);
@@ -158,10 +191,17 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
             if (cut) {
                 n = add(p, n, cut_from, at, "", "", "");
             }
-            if (!g->has_movetext)
+            /* The marker goes after the last token kept, on its line if it
+             * is read there as a marker, else on a line of its own (after a
+             * ; comment or a broken tag line); none inside an open comment. */
+            uint64_t upto = cut ? cut_from : at;
+            const char *sep = !g->has_movetext ? "\n\n" : g->end_ply == 0 && cut ? "" : " ";
+            if (!marker_fits(w, g->where.offset, upto, sep, target))
+                sep = marker_fits(w, g->where.offset, upto, "\n", target) ? "\n" : NULL;
+            if (sep && !g->has_movetext)
                 n = add(p, n, at, at, eol, eol, target);
-            else
-                n = add(p, n, at, at, g->end_ply == 0 && cut ? "" : " ", target, "");
+            else if (sep)
+                n = add(p, n, at, at, sep[0] == '\n' ? eol : sep, target, "");
         }
     }
     /* Patches are made in offset order; ties keep the order they were added. */

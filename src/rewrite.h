@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pgnarbiter.h"
 #include "report.h"
@@ -24,6 +25,10 @@ typedef struct rewriter rewriter_t;
 /* NULL if out of memory.  Free with rewrite_free(). */
 rewriter_t *rewrite_new(rewrite_options_t opt);
 void rewrite_free(rewriter_t *w);
+
+/* Makes the first byte fed byte `offset` of the stream (a piece of a split
+ * input).  Call before the first rewrite_feed(). */
+void rewrite_set_origin(rewriter_t *w, uint64_t offset);
 
 /* Keeps the next len bytes of the stream.  Returns -1 if out of memory. */
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len);

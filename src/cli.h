@@ -1,0 +1,56 @@
+/* cli.h: what main.c and parallel.c share: the options, the totals, and
+ * what is done with each game. */
+#ifndef ARB_CLI_H
+#define ARB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "input.h"
+#include "pgnarbiter.h"
+#include "report.h"
+#include "rewrite.h"
+
+typedef struct cli {
+    bool json, summary, check, fix, in_place, strict;
+    unsigned only;                 /* bit per arb_fact; 0 = keep every game */
+    unsigned long long max_errors; /* 0 = no limit */
+    unsigned threads;              /* -j: 1 = no worker threads */
+    rewrite_options_t rewrite;
+    arb_options lib;
+} cli_t;
+
+typedef struct stats {
+    uint64_t games, files_failed, rewritten;
+    uint64_t status[5], verdict[5], fact[ARB_FACT_COUNT];
+    report_counts_t problems;
+    bool stop;                     /* --max-errors reached */
+} stats_t;
+
+/* Records game g of input `name`: totals into st, the report or rewritten
+ * PGN into out, --check problems into problems, per-game diagnostics into
+ * diag; w is the rewriter with --fix, else NULL. */
+void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_game *g,
+                     strbuf_t *out, strbuf_t *problems, strbuf_t *diag, rewriter_t *w);
+
+/* Adds the totals of one piece of work to st. */
+void cli_add_stats(stats_t *st, const stats_t *piece);
+
+/* Writes b to f with every tracked game number raised by base, then
+ * empties b.  False on a write error. */
+bool cli_write(strbuf_t *b, uint64_t base, FILE *f);
+
+/* Reads input `in` (named `name` in messages) on this thread to its end:
+ * first the pre_len bytes at pre, which start at stream offset `offset`,
+ * line `line`, then the rest of in.  Game numbers are raised by base.
+ * Writes reports or rewritten PGN to dest.  False on an I/O error (reported
+ * on stderr). */
+bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, uint64_t base);
+
+/* The same with cli->threads workers: the output is the one-thread
+ * output, byte for byte. */
+bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest);
+
+#endif

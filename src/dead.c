@@ -1,0 +1,1179 @@
+/* dead.c: can a side still checkmate?  Dead positions (FIDE 5.2.2) and
+ * flag falls against a side that cannot mate (FIDE 6.9).
+ *
+ * The question is a helpmate: both sides cooperate.  dead_can_win() runs
+ * stages from cheap to dear and stops at the first that decides:
+ *
+ *   1. the position itself: already mate, stalemate, or material that can
+ *      never mate whatever the opponent lends as blockers;
+ *   2. a short helpmate search (the intended winner approaches a corner,
+ *      the loser walks into it); when it visits every reachable position
+ *      without a mate, the side cannot win;
+ *   3. a semi-static pass: which pieces can never move (pawns locked by
+ *      pawns), where every piece could ever stand, and whether any piece of
+ *      the winner could ever give check where the loser's king can go, or,
+ *      for bishops of one colour, whether the loser could ever block enough
+ *      flight squares;
+ *   4. the same helpmate search by iterative deepening with a transposition
+ *      table, within the node budget; a search that ends without a cut-off
+ *      has seen every reachable position, a proof of unwinnability;
+ *   5. the semi-static pass after each legal move.
+ *
+ * Everything runs on a private bitboard copy of the position: the engine's
+ * mailbox generator is exact but too slow for searches of many thousand
+ * nodes.  Lines leave as move_t exactly as movegen_legal() lists them.
+ *
+ * Written for pgn-arbiter from the outline of M. Ambrona, "A Practical
+ * Algorithm for Chess Unwinnability", FUN 2022 (LIPIcs 226). */
+#include "dead.h"
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zobrist.h"
+
+/* ------------------------------------------------------------------------
+ * Bitboards: bit s is square s = rank * 8 + file (a1 = 0, h8 = 63). */
+
+typedef uint64_t bb_t;
+
+#define BIT(s) ((bb_t)1 << (s))
+#define NO_SQ 64
+#define FILE_A_BB 0x0101010101010101ULL
+#define FILE_H_BB 0x8080808080808080ULL
+#define RANK_1_BB 0x00000000000000FFULL
+#define RANK_8_BB 0xFF00000000000000ULL
+#define DARK_BB 0xAA55AA55AA55AA55ULL /* a1 is dark */
+#define LIGHT_BB (~DARK_BB)
+#define ALL_BB (~(bb_t)0)
+
+static inline int popcnt(bb_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Index of the lowest set bit by a de Bruijn multiplication (x != 0). */
+static const uint8_t debruijn64[64] = {
+    0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+
+static inline int lsb(bb_t x)
+{
+    return debruijn64[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
+static inline int msb(bb_t x)
+{
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return lsb(x ^ (x >> 1));
+}
+
+static inline int pop_lsb(bb_t *x)
+{
+    int s = lsb(*x);
+    *x &= *x - 1;
+    return s;
+}
+
+static inline int sq_file(int s) { return s & 7; }
+static inline int sq_rank(int s) { return s >> 3; }
+static inline int sq_to88(int s) { return (s >> 3) * 16 + (s & 7); }
+static inline int sq_from88(int s) { return (s >> 4) * 8 + (s & 7); }
+static inline int iabs(int x) { return x < 0 ? -x : x; }
+static inline int king_dist(int a, int b)
+{
+    int df = iabs(sq_file(a) - sq_file(b)), dr = iabs(sq_rank(a) - sq_rank(b));
+    return df > dr ? df : dr;
+}
+
+/* Directions; N, NE, E and NW go up the bit order. */
+enum { D_N, D_NE, D_E, D_SE, D_S, D_SW, D_W, D_NW };
+static const int dir_file[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int dir_rank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+#define DIR_UP(d) ((d) <= D_E || (d) == D_NW)
+
+/* Attack tables, built once per search handle (immutable afterwards). */
+typedef struct tables {
+    bb_t knight[64], king[64];
+    bb_t pawn[2][64];   /* squares a pawn of colour c on s attacks */
+    bb_t ray[8][64];    /* squares from s in direction d to the edge, s excluded */
+    int8_t dir[64][64]; /* direction from a to b, -1 if not on one line */
+    uint8_t knight_dist[64][64];
+} tables_t;
+
+static void tables_init(tables_t *T)
+{
+    static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    memset(T, 0, sizeof *T);
+    memset(T->dir, -1, sizeof T->dir);
+    for (int s = 0; s < 64; s++) {
+        int f = sq_file(s), r = sq_rank(s);
+        for (int i = 0; i < 8; i++) {
+            int nf = f + kn[i][0], nr = r + kn[i][1];
+            if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8)
+                T->knight[s] |= BIT(nr * 8 + nf);
+            nf = f + dir_file[i];
+            nr = r + dir_rank[i];
+            if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8)
+                T->king[s] |= BIT(nr * 8 + nf);
+        }
+        for (int d = 0; d < 8; d++) {
+            for (int nf = f + dir_file[d], nr = r + dir_rank[d]; nf >= 0 && nf < 8 && nr >= 0 && nr < 8;
+                 nf += dir_file[d], nr += dir_rank[d]) {
+                T->ray[d][s] |= BIT(nr * 8 + nf);
+                T->dir[s][nr * 8 + nf] = (int8_t)d;
+            }
+        }
+        for (int c = 0; c < 2; c++) {
+            int nr = r + (c == WHITE ? 1 : -1);
+            if (nr < 0 || nr > 7)
+                continue;
+            if (f > 0)
+                T->pawn[c][s] |= BIT(nr * 8 + f - 1);
+            if (f < 7)
+                T->pawn[c][s] |= BIT(nr * 8 + f + 1);
+        }
+    }
+    /* Knight distances by breadth-first search from every square. */
+    for (int s = 0; s < 64; s++) {
+        bb_t seen = BIT(s), front = BIT(s);
+        memset(T->knight_dist[s], 99, 64);
+        T->knight_dist[s][s] = 0;
+        for (int d = 1; front; d++) {
+            bb_t next = 0;
+            while (front) {
+                int x = pop_lsb(&front);
+                next |= T->knight[x];
+            }
+            next &= ~seen;
+            seen |= next;
+            for (bb_t t = next; t;)
+                T->knight_dist[s][pop_lsb(&t)] = (uint8_t)d;
+            front = next;
+        }
+    }
+}
+
+static inline bb_t ray_attacks(const tables_t *T, int d, int s, bb_t occ)
+{
+    bb_t a = T->ray[d][s], blk = a & occ;
+    if (blk)
+        a ^= T->ray[d][DIR_UP(d) ? lsb(blk) : msb(blk)];
+    return a;
+}
+
+static inline bb_t bishop_att(const tables_t *T, int s, bb_t occ)
+{
+    return ray_attacks(T, D_NE, s, occ) | ray_attacks(T, D_SE, s, occ) | ray_attacks(T, D_SW, s, occ) |
+           ray_attacks(T, D_NW, s, occ);
+}
+
+static inline bb_t rook_att(const tables_t *T, int s, bb_t occ)
+{
+    return ray_attacks(T, D_N, s, occ) | ray_attacks(T, D_E, s, occ) | ray_attacks(T, D_S, s, occ) |
+           ray_attacks(T, D_W, s, occ);
+}
+
+/* Squares strictly between a and b (on one line). */
+static inline bb_t between(const tables_t *T, int a, int b)
+{
+    int d = T->dir[a][b];
+    if (d < 0)
+        return 0;
+    return T->ray[d][a] & ~T->ray[d][b] & ~BIT(b);
+}
+
+/* The whole line through a and b (on one line), both included. */
+static inline bb_t line_through(const tables_t *T, int a, int b)
+{
+    int d = T->dir[a][b];
+    return T->ray[d][a] | T->ray[(d + 4) & 7][a] | BIT(a);
+}
+
+/* Attacks of a piece of type t and colour c on s, given the occupancy. */
+static bb_t piece_att(const tables_t *T, int type, int c, int s, bb_t occ)
+{
+    switch (type) {
+    case PAWN: return T->pawn[c][s];
+    case KNIGHT: return T->knight[s];
+    case BISHOP: return bishop_att(T, s, occ);
+    case ROOK: return rook_att(T, s, occ);
+    case QUEEN: return bishop_att(T, s, occ) | rook_att(T, s, occ);
+    default: return T->king[s];
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * The private position and its moves. */
+
+typedef struct dpos {
+    bb_t pc[2][7];      /* by colour and type; [c][0] = every piece of c */
+    bb_t occ;
+    uint64_t key;       /* Zobrist key (zobrist.h tables), en passant whenever ep is set */
+    uint8_t sq[64];     /* piece code (board.h PIECE) or EMPTY */
+    uint8_t ksq[2];
+    uint8_t stm;
+    uint8_t ep;         /* square a pawn may capture en passant, NO_SQ if none */
+    uint8_t castle;     /* CASTLE_* bits */
+    uint8_t crook[4];   /* rook square per right (CASTLE_INDEX) */
+} dpos_t;
+
+/* A move: from | to << 6 | promo << 12 | MOVE_* flags << 16.  Castling is
+ * king takes own rook, as in board.h. */
+typedef uint32_t dmove_t;
+#define MV(from, to, promo, flags) ((dmove_t)(from) | ((dmove_t)(to) << 6) | ((dmove_t)(promo) << 12) | ((dmove_t)(flags) << 16))
+#define MV_FROM(m) ((int)((m) & 63))
+#define MV_TO(m) ((int)(((m) >> 6) & 63))
+#define MV_PROMO(m) ((int)(((m) >> 12) & 7))
+#define MV_FLAGS(m) ((int)((m) >> 16))
+
+#define MAX_GEN 224 /* more than the 218 legal moves any position has */
+
+static inline void put_piece(dpos_t *p, int s, int pc)
+{
+    bb_t b = BIT(s);
+    p->sq[s] = (uint8_t)pc;
+    p->pc[PIECE_COLOR(pc)][PIECE_TYPE(pc)] |= b;
+    p->pc[PIECE_COLOR(pc)][0] |= b;
+    p->occ |= b;
+    p->key ^= zobrist_piece[pc][sq_to88(s)];
+}
+
+static inline void remove_piece(dpos_t *p, int s)
+{
+    int pc = p->sq[s];
+    bb_t b = BIT(s);
+    p->sq[s] = EMPTY;
+    p->pc[PIECE_COLOR(pc)][PIECE_TYPE(pc)] &= ~b;
+    p->pc[PIECE_COLOR(pc)][0] &= ~b;
+    p->occ &= ~b;
+    p->key ^= zobrist_piece[pc][sq_to88(s)];
+}
+
+static void dpos_from_board(const tables_t *T, const board_t *b, dpos_t *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int s = 0; s < 64; s++) {
+        int pc = b->sq[sq_to88(s)];
+        if (pc != EMPTY)
+            put_piece(p, s, pc);
+    }
+    p->ksq[WHITE] = (uint8_t)sq_from88(b->king[WHITE]);
+    p->ksq[BLACK] = (uint8_t)sq_from88(b->king[BLACK]);
+    p->stm = b->stm;
+    p->castle = b->castle;
+    for (int i = 0; i < 4; i++)
+        p->crook[i] = (uint8_t)(b->castle_rook[i] == SQ_NONE ? NO_SQ : sq_from88(b->castle_rook[i]));
+    p->ep = NO_SQ;
+    if (b->ep != SQ_NONE) {
+        int e = sq_from88(b->ep);
+        if (T->pawn[!b->stm][e] & p->pc[b->stm][PAWN])
+            p->ep = (uint8_t)e;
+    }
+    p->key ^= zobrist_castle[p->castle];
+    if (p->ep != NO_SQ)
+        p->key ^= zobrist_ep[sq_file(p->ep)];
+    if (p->stm == BLACK)
+        p->key ^= zobrist_black;
+}
+
+/* Pieces of colour `by` attacking s, for the occupancy occ. */
+static inline bb_t attackers(const tables_t *T, const dpos_t *p, int s, bb_t occ, int by)
+{
+    const bb_t *P = p->pc[by];
+    return (T->pawn[!by][s] & P[PAWN]) | (T->knight[s] & P[KNIGHT]) | (T->king[s] & P[KING]) |
+           (bishop_att(T, s, occ) & (P[BISHOP] | P[QUEEN])) | (rook_att(T, s, occ) & (P[ROOK] | P[QUEEN]));
+}
+
+static inline bool in_check(const tables_t *T, const dpos_t *p)
+{
+    return attackers(T, p, p->ksq[p->stm], p->occ, !p->stm) != 0;
+}
+
+static inline int add_pawn_moves(dmove_t *out, int n, int from, int to, int flags, bool promo)
+{
+    if (promo) {
+        for (int t = QUEEN; t >= KNIGHT; t--)
+            out[n++] = MV(from, to, t, flags);
+    } else {
+        out[n++] = MV(from, to, 0, flags);
+    }
+    return n;
+}
+
+/* Squares from a to b on one rank, both included. */
+static inline bb_t rank_span(int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return (BIT(hi) - BIT(lo)) | BIT(hi);
+}
+
+/* Every legal move of the side to move, the same set movegen_legal() gives. */
+static int gen_legal(const tables_t *T, const dpos_t *p, dmove_t *out)
+{
+    const int us = p->stm, them = !us, k = p->ksq[us];
+    const bb_t own = p->pc[us][0], opp = p->pc[them][0], occ = p->occ;
+    const bb_t *E = p->pc[them];
+    int n = 0;
+    bb_t checkers = attackers(T, p, k, occ, them);
+
+    bb_t t = T->king[k] & ~own, occ_nok = occ & ~BIT(k);
+    while (t) {
+        int s = pop_lsb(&t);
+        if (!attackers(T, p, s, occ_nok, them))
+            out[n++] = MV(k, s, 0, (opp & BIT(s)) ? MOVE_CAPTURE : 0);
+    }
+    if (checkers & (checkers - 1))
+        return n;
+    bb_t mask = ~own;
+    if (checkers)
+        mask = checkers | between(T, k, lsb(checkers));
+
+    bb_t pinned = 0;
+    bb_t snipers = (rook_att(T, k, opp) & (E[ROOK] | E[QUEEN])) | (bishop_att(T, k, opp) & (E[BISHOP] | E[QUEEN]));
+    while (snipers) {
+        int s = pop_lsb(&snipers);
+        bb_t b = between(T, k, s) & occ;
+        if (b && !(b & (b - 1)) && (b & own))
+            pinned |= b;
+    }
+
+    for (int type = KNIGHT; type <= QUEEN; type++) {
+        bb_t pcs = p->pc[us][type];
+        while (pcs) {
+            int s = pop_lsb(&pcs);
+            bb_t a = piece_att(T, type, us, s, occ) & mask;
+            if (pinned & BIT(s))
+                a &= type == KNIGHT ? 0 : line_through(T, k, s);
+            while (a) {
+                int d = pop_lsb(&a);
+                out[n++] = MV(s, d, 0, (opp & BIT(d)) ? MOVE_CAPTURE : 0);
+            }
+        }
+    }
+
+    const int up = us == WHITE ? 8 : -8;
+    const int start_rank = us == WHITE ? 1 : 6, last_rank = us == WHITE ? 7 : 0;
+    bb_t pawns = p->pc[us][PAWN];
+    while (pawns) {
+        int s = pop_lsb(&pawns);
+        bb_t allow = mask;
+        if (pinned & BIT(s))
+            allow &= line_through(T, k, s);
+        int f = s + up;
+        if (!(occ & BIT(f))) {
+            if (allow & BIT(f))
+                n = add_pawn_moves(out, n, s, f, 0, sq_rank(f) == last_rank);
+            if (sq_rank(s) == start_rank && !(occ & BIT(f + up)) && (allow & BIT(f + up)))
+                out[n++] = MV(s, f + up, 0, MOVE_DOUBLE);
+        }
+        bb_t caps = T->pawn[us][s] & opp & allow;
+        while (caps) {
+            int d = pop_lsb(&caps);
+            n = add_pawn_moves(out, n, s, d, MOVE_CAPTURE, sq_rank(d) == last_rank);
+        }
+    }
+    if (p->ep != NO_SQ) {
+        int e = p->ep, capsq = e - up;
+        bb_t cand = T->pawn[them][e] & p->pc[us][PAWN];
+        while (cand) {
+            int s = pop_lsb(&cand);
+            bb_t o = (occ & ~BIT(s) & ~BIT(capsq)) | BIT(e);
+            if (!(attackers(T, p, k, o, them) & ~BIT(capsq)))
+                out[n++] = MV(s, e, 0, MOVE_CAPTURE | MOVE_EP);
+        }
+    }
+
+    /* Castling (also Chess960): the paths of king and rook empty but for
+     * themselves, no square of the king's path attacked (movegen.c). */
+    if (!checkers && (p->castle & (3 << (us * 2)))) {
+        for (int q = 0; q < 2; q++) {
+            int idx = CASTLE_INDEX(us, q);
+            if (!(p->castle & (1 << idx)))
+                continue;
+            int r = p->crook[idx], rank = us == WHITE ? 0 : 7;
+            int kto = rank * 8 + (q ? 2 : 6), rto = rank * 8 + (q ? 3 : 5);
+            bb_t o = occ & ~BIT(k) & ~BIT(r);
+            bb_t kpath = rank_span(k, kto);
+            if ((kpath | rank_span(r, rto)) & o)
+                continue;
+            bool ok = true;
+            while (kpath && ok) {
+                if (attackers(T, p, pop_lsb(&kpath), o, them))
+                    ok = false;
+            }
+            if (ok)
+                out[n++] = MV(k, r, 0, MOVE_CASTLE);
+        }
+    }
+    return n;
+}
+
+/* Copy-make: q = p after the legal move m. */
+static void do_move(const tables_t *T, const dpos_t *p, dmove_t m, dpos_t *q)
+{
+    const int us = p->stm, them = !us, from = MV_FROM(m), to = MV_TO(m), fl = MV_FLAGS(m);
+    *q = *p;
+    if (p->ep != NO_SQ)
+        q->key ^= zobrist_ep[sq_file(p->ep)];
+    q->ep = NO_SQ;
+    q->key ^= zobrist_castle[p->castle];
+    if (fl & MOVE_CASTLE) {
+        int rank = us == WHITE ? 0 : 7;
+        bool qs = sq_file(to) < sq_file(from);
+        int kto = rank * 8 + (qs ? 2 : 6), rto = rank * 8 + (qs ? 3 : 5);
+        int king = p->sq[from], rook = p->sq[to];
+        remove_piece(q, from);
+        remove_piece(q, to);
+        put_piece(q, kto, king);
+        put_piece(q, rto, rook);
+        q->ksq[us] = (uint8_t)kto;
+        q->castle &= (uint8_t)~(3 << (us * 2));
+    } else {
+        int pc = p->sq[from];
+        if (fl & MOVE_CAPTURE)
+            remove_piece(q, (fl & MOVE_EP) ? to + (us == WHITE ? -8 : 8) : to);
+        remove_piece(q, from);
+        put_piece(q, to, MV_PROMO(m) ? PIECE(us, MV_PROMO(m)) : pc);
+        if (PIECE_TYPE(pc) == KING) {
+            q->ksq[us] = (uint8_t)to;
+            q->castle &= (uint8_t)~(3 << (us * 2));
+        }
+        if (q->castle) {
+            for (int i = 0; i < 4; i++)
+                if ((q->castle & (1 << i)) && (p->crook[i] == from || p->crook[i] == to))
+                    q->castle &= (uint8_t)~(1 << i);
+        }
+        if (fl & MOVE_DOUBLE) {
+            int e = (from + to) / 2;
+            if (T->pawn[us][e] & q->pc[them][PAWN])
+                q->ep = (uint8_t)e;
+        }
+    }
+    q->key ^= zobrist_castle[q->castle];
+    if (q->ep != NO_SQ)
+        q->key ^= zobrist_ep[sq_file(q->ep)];
+    q->key ^= zobrist_black;
+    q->stm = (uint8_t)them;
+}
+
+static move_t to_move_t(dmove_t m)
+{
+    move_t out;
+    out.from = (uint8_t)sq_to88(MV_FROM(m));
+    out.to = (uint8_t)sq_to88(MV_TO(m));
+    out.promo = (uint8_t)MV_PROMO(m);
+    out.flags = (uint8_t)MV_FLAGS(m);
+    return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Material. */
+
+/* True if `w` can never mate whatever the rest of the position, judged on
+ * the pieces alone (python-chess has_insufficient_material, per side):
+ *  - a lone king never mates;
+ *  - a lone knight mates only with a blocker of the loser that cannot take
+ *    it: a pawn (or what it promotes to), knight, bishop or rook; queens
+ *    alone always reach the knight;
+ *  - bishops all on one colour need blockers on the other colour: a pawn,
+ *    a knight, or a bishop of the other colour.  Rooks and queens next to
+ *    the king could always interpose on the checking diagonal or take the
+ *    bishop, so they never help. */
+static bool material_cannot_win_bb(const bb_t *W, const bb_t *L)
+{
+    if (W[PAWN] | W[ROOK] | W[QUEEN])
+        return false;
+    if (W[KNIGHT]) {
+        if (W[BISHOP] || (W[KNIGHT] & (W[KNIGHT] - 1)))
+            return false;
+        return !(L[PAWN] | L[KNIGHT] | L[BISHOP] | L[ROOK]);
+    }
+    if (W[BISHOP]) {
+        bool dark = (W[BISHOP] & DARK_BB) != 0, light = (W[BISHOP] & LIGHT_BB) != 0;
+        if (dark && light)
+            return false;
+        return !(L[PAWN] | L[KNIGHT] | (L[BISHOP] & (dark ? LIGHT_BB : DARK_BB)));
+    }
+    return true;
+}
+
+static inline bool material_cannot_win(const dpos_t *p, int w)
+{
+    return material_cannot_win_bb(p->pc[w], p->pc[!w]);
+}
+
+enum dead_answer dead_quick(const board_t *b, int color)
+{
+    const uint8_t *c = b->count;
+    int w = color, l = !color;
+    if (c[PIECE(w, PAWN)] || c[PIECE(w, ROOK)] || c[PIECE(w, QUEEN)])
+        return DEAD_UNDETERMINED;
+    int knights = c[PIECE(w, KNIGHT)], bishops = c[PIECE(w, BISHOP)];
+    if (knights) {
+        if (bishops || knights > 1)
+            return DEAD_UNDETERMINED;
+        return (c[PIECE(l, PAWN)] || c[PIECE(l, KNIGHT)] || c[PIECE(l, BISHOP)] || c[PIECE(l, ROOK)])
+                   ? DEAD_UNDETERMINED
+                   : DEAD_UNWINNABLE;
+    }
+    if (bishops) {
+        if (c[PIECE(l, PAWN)] || c[PIECE(l, KNIGHT)])
+            return DEAD_UNDETERMINED;
+        /* Square colours of the winner's bishops, and of the loser's. */
+        int wcol = 0, lcol = 0;
+        for (int sq = 0; sq < 128; sq++) {
+            if (SQ_OFFBOARD(sq)) {
+                sq += 7;
+                continue;
+            }
+            uint8_t pc = b->sq[sq];
+            if (PIECE_TYPE(pc) == BISHOP) {
+                if (PIECE_COLOR(pc) == w)
+                    wcol |= 1 << SQ_LIGHT(sq);
+                else
+                    lcol |= 1 << SQ_LIGHT(sq);
+            }
+        }
+        if (wcol == 3 || (lcol & ~wcol))
+            return DEAD_UNDETERMINED;
+        return DEAD_UNWINNABLE;
+    }
+    return DEAD_UNWINNABLE;
+}
+
+/* ------------------------------------------------------------------------
+ * Search state. */
+
+#define MAX_PLY 512          /* longest line searched, plies */
+#define DEFAULT_BUDGET 400000UL
+#define QUICK_NODES 5000UL   /* stage 2 */
+#define ITER_NODES 10000UL   /* stage 4, per iteration */
+
+typedef struct frame {
+    dpos_t pos;
+    dmove_t moves[MAX_GEN];
+} frame_t;
+
+/* A position visited with `depth` plies of search left, in generation gen. */
+typedef struct tt_entry {
+    uint64_t key;
+    uint32_t gen;
+    int32_t depth;
+} tt_entry_t;
+
+struct dead_search {
+    tables_t T;
+    tt_entry_t *tt;
+    size_t tt_mask;          /* entries - 1; 4-entry buckets */
+    uint32_t gen;            /* current generation; entries of others are empty */
+    unsigned long budget;    /* nodes per dead_can_win call */
+    unsigned long nodes;     /* visited in this call */
+    unsigned long limit;     /* the running search stops at this count */
+    bool interrupted;        /* the running search cut something off: no proof */
+    bool use_tt;
+    int winner;              /* colour whose mate is sought */
+    int max_depth;           /* plies of the current iteration, before rewards */
+    int mate_len;
+    int stage;
+    frame_t *frames;         /* MAX_PLY + 1: position and moves per ply */
+    dmove_t path[MAX_PLY];
+    dmove_t mate[MAX_PLY];
+};
+
+dead_search_t *dead_search_new(size_t node_budget)
+{
+    dead_search_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->budget = node_budget ? (unsigned long)node_budget : DEFAULT_BUDGET;
+    size_t entries = 4096;
+    while (entries < s->budget && entries < ((size_t)1 << 19))
+        entries *= 2;
+    s->tt = calloc(entries, sizeof *s->tt);
+    s->frames = malloc((MAX_PLY + 1) * sizeof *s->frames);
+    if (!s->tt || !s->frames) {
+        dead_search_free(s);
+        return NULL;
+    }
+    s->tt_mask = entries - 1;
+    s->gen = 1;
+    tables_init(&s->T);
+    return s;
+}
+
+void dead_search_free(dead_search_t *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    free(s->frames);
+    free(s);
+}
+
+void dead_last_stats(const dead_search_t *s, dead_stats_t *out)
+{
+    out->nodes = s->nodes;
+    out->stage = s->stage;
+}
+
+static void tt_new_generation(dead_search_t *s)
+{
+    if (++s->gen == 0) {
+        memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+        s->gen = 1;
+    }
+}
+
+/* The entry of key in this generation (*found), or the one to overwrite. */
+static tt_entry_t *tt_probe(dead_search_t *s, uint64_t key, bool *found)
+{
+    tt_entry_t *b = &s->tt[key & s->tt_mask & ~(size_t)3], *victim = NULL;
+    for (int i = 0; i < 4; i++) {
+        if (b[i].gen == s->gen && b[i].key == key) {
+            *found = true;
+            return &b[i];
+        }
+    }
+    *found = false;
+    for (int i = 0; i < 4; i++) {
+        if (b[i].gen != s->gen)
+            return &b[i];
+        if (!victim || b[i].depth < victim->depth)
+            victim = &b[i];
+    }
+    return victim;
+}
+
+/* ------------------------------------------------------------------------
+ * The helpmate search. */
+
+enum { V_NORMAL, V_REWARD, V_PUNISH };
+
+/* Can only a promotion of the loser give the winner a blocker to mate
+ * against?  True when the winner has a lone knight and the loser no minor
+ * piece or rook, or the winner only bishops of one colour and there is no
+ * knight of the loser nor any bishop of the other colour. */
+static bool need_loser_promotion(const dpos_t *p, int w)
+{
+    const bb_t *W = p->pc[w], *L = p->pc[!w];
+    if (W[KNIGHT] && popcnt(W[0]) == 2 && !(L[KNIGHT] | L[BISHOP] | L[ROOK]))
+        return true;
+    if (W[BISHOP] && popcnt(W[0]) == popcnt(W[BISHOP]) + 1) {
+        bb_t colour = (W[BISHOP] & DARK_BB) ? DARK_BB : LIGHT_BB;
+        if (!((p->pc[WHITE][BISHOP] | p->pc[BLACK][BISHOP]) & ~colour) && !L[KNIGHT])
+            return true;
+    }
+    return false;
+}
+
+/* Where a piece should head for the mate the search aims at: a corner on
+ * the loser's side, dark when the winner has a dark bishop (or no bishop
+ * while the loser has a light one), else light.  The loser's king goes into
+ * the corner, its other pieces next to it; the winner's king two squares
+ * in front of it, its other pieces to the corner. */
+static int mate_target(const dpos_t *p, int w, bool king, bool winners_turn)
+{
+    bool dark = (p->pc[w][BISHOP] & DARK_BB) || (!p->pc[w][BISHOP] && (p->pc[!w][BISHOP] & LIGHT_BB));
+    int t = winners_turn ? (king ? 47 /* h6 */ : 63 /* h8 */) : (king ? 63 : 62 /* g8 */);
+    if (!dark)
+        t ^= 7;  /* a-file: a8 is light */
+    if (w == BLACK)
+        t ^= 63; /* the first rank: h8 -> a1, a8 -> h1 */
+    return t;
+}
+
+static bool goes_to(const tables_t *T, dmove_t m, int target, int type, bool bishops)
+{
+    int from = MV_FROM(m), to = MV_TO(m);
+    if (type == KING || (bishops && type == BISHOP))
+        return king_dist(to, target) < king_dist(from, target);
+    if (type == KNIGHT)
+        return T->knight_dist[to][target] < T->knight_dist[from][target];
+    return false;
+}
+
+/* Depth-first helpmate search below frames[ply].  Plies cost 1, rewarded
+ * ones (progress towards the mate pattern) 0, punished ones 3; a normal ply
+ * right after a rewarded one is free.  Returns true on a mate (line in
+ * s->mate).  Sets s->interrupted when a branch was cut by depth or nodes. */
+static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
+{
+    frame_t *fr = &s->frames[ply];
+    const dpos_t *p = &fr->pos;
+    const tables_t *T = &s->T;
+    const int w = s->winner, l = !w;
+
+    if (++s->nodes >= s->limit) {
+        s->interrupted = true;
+        return false;
+    }
+    int left = s->max_depth - depth;
+    tt_entry_t *e = NULL;
+    if (s->use_tt) {
+        bool found;
+        e = tt_probe(s, p->key, &found);
+        if (found && e->depth >= left)
+            return false;
+    }
+    if (material_cannot_win(p, w))
+        return false;
+    int n = gen_legal(T, p, fr->moves);
+    if (n == 0) {
+        if (p->stm == l && in_check(T, p)) {
+            s->mate_len = ply;
+            memcpy(s->mate, s->path, (size_t)ply * sizeof *s->path);
+            return true;
+        }
+        return false;
+    }
+    if (depth >= s->max_depth || ply >= MAX_PLY - 1) {
+        s->interrupted = true;
+        return false;
+    }
+    if (e) {
+        e->key = p->key;
+        e->gen = s->gen;
+        e->depth = left;
+    }
+
+    bool winners_turn = p->stm == w;
+    bool need_promo = need_loser_promotion(p, w);
+    dpos_t *q = &s->frames[ply + 1].pos;
+    for (int i = 0; i < n; i++) {
+        dmove_t m = fr->moves[i];
+        int from = MV_FROM(m), type = PIECE_TYPE(p->sq[from]);
+        int target = mate_target(p, w, type == KING, winners_turn);
+        int var = V_NORMAL;
+        if (winners_turn) {
+            bool advanced = type == PAWN && (w == WHITE ? sq_rank(from) >= 4 : sq_rank(from) <= 3);
+            if (advanced || (MV_FLAGS(m) & MOVE_CAPTURE) || goes_to(T, m, target, type, false))
+                var = V_REWARD;
+        } else {
+            if (need_promo) {
+                int promo = MV_PROMO(m);
+                var = (type == PAWN && promo != QUEEN && promo != ROOK) ? V_REWARD : V_PUNISH;
+            }
+            if (goes_to(T, m, target, type, false))
+                var = V_REWARD;
+            else if (MV_FLAGS(m) & MOVE_CAPTURE)
+                var = V_PUNISH;
+        }
+        int nd = depth + 1;
+        if (var == V_REWARD || (var == V_NORMAL && past_progress))
+            nd = depth;
+        else if (var == V_PUNISH)
+            nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
+        do_move(T, p, m, q);
+        s->path[ply] = m;
+        if (mate_dfs(s, ply + 1, nd, var == V_REWARD))
+            return true;
+        if (s->nodes >= s->limit)
+            return false;
+    }
+    return false;
+}
+
+/* One helpmate search from frames[0] with the given depth and node cap. */
+static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt)
+{
+    s->max_depth = max_depth;
+    s->limit = s->nodes + nodes < s->budget ? s->nodes + nodes : s->budget;
+    s->interrupted = false;
+    s->use_tt = use_tt;
+    return mate_dfs(s, 0, 0, false);
+}
+
+/* ------------------------------------------------------------------------
+ * The semi-static pass.
+ *
+ * An over-approximation of the future, computed as a least fixpoint: for
+ * every piece the set of squares it may ever stand on (reach), and whether
+ * its square may ever become empty (clear: it moves or is taken).  A piece
+ * that is not clear is fixed: it stands on its square in every reachable
+ * position, so sliders never pass it, pawns never push into it and, for a
+ * pawn, the squares it attacks are forbidden to the enemy king for ever.
+ * Starting from "nothing moves", moves are added while their conditions can
+ * hold: a pawn pushes into a square no fixed piece holds, captures where an
+ * enemy piece (not a king) may stand, or en passant next to where an enemy
+ * pawn may stand; a piece moves as on a board holding only the fixed pieces,
+ * never onto an own fixed piece nor onto a king that never moves; a king
+ * never onto a square a fixed enemy pawn or never-moving king attacks.
+ * Entering the square of an enemy piece (not a king) means it was taken or
+ * had left: it becomes clear.  A pawn that may reach its last rank may
+ * become anything and go anywhere.  Every condition only grows with reach
+ * and clear, so the iteration ends, and by induction over any series of
+ * legal moves every position reached keeps each piece inside its reach and
+ * each fixed piece on its square. */
+
+typedef struct ss {
+    int n;
+    uint8_t sq[32], color[32], type[32];
+    bool promo[32];     /* may promote: reach is everything */
+    bool clear[32];
+    bb_t reach[32];
+    int8_t at[64];      /* piece index by its square now, -1 if empty */
+} ss_t;
+
+static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
+{
+    memset(ss->at, -1, sizeof ss->at);
+    ss->n = 0;
+    for (bb_t o = p->occ; o;) {
+        int s = pop_lsb(&o), i = ss->n++;
+        ss->sq[i] = (uint8_t)s;
+        ss->color[i] = (uint8_t)PIECE_COLOR(p->sq[s]);
+        ss->type[i] = (uint8_t)PIECE_TYPE(p->sq[s]);
+        ss->promo[i] = false;
+        ss->clear[i] = false;
+        ss->reach[i] = BIT(s);
+        ss->at[s] = (int8_t)i;
+    }
+    /* Castling takes king and rook to their squares in one move. */
+    for (int idx = 0; idx < 4; idx++) {
+        if (!(p->castle & (1 << idx)))
+            continue;
+        int c = idx / 2, q = idx % 2, rank = c == WHITE ? 0 : 7;
+        int ki = ss->at[p->ksq[c]], ri = ss->at[p->crook[idx]];
+        ss->reach[ki] |= BIT(rank * 8 + (q ? 2 : 6));
+        ss->reach[ri] |= BIT(rank * 8 + (q ? 3 : 5));
+    }
+    const bb_t ep_rank[2] = {0x0000FF0000000000ULL /* rank 6 */, 0x0000000000FF0000ULL /* rank 3 */};
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        bb_t fixed[2] = {0, 0}, guard[2] = {0, 0}, can_be[2] = {0, 0}, pawn_can_be[2] = {0, 0};
+        bb_t hits[2] = {0, 0}; /* squares where a piece of the colour may take something */
+        for (int i = 0; i < ss->n; i++) {
+            int c = ss->color[i];
+            if (ss->type[i] == PAWN && !ss->promo[i]) {
+                for (bb_t x = ss->reach[i]; x;)
+                    hits[c] |= T->pawn[c][pop_lsb(&x)];
+            } else {
+                hits[c] |= ss->reach[i];
+            }
+            if (!ss->clear[i]) {
+                fixed[c] |= BIT(ss->sq[i]);
+                if (ss->type[i] == PAWN)
+                    guard[c] |= T->pawn[c][ss->sq[i]];
+                else if (ss->type[i] == KING)
+                    guard[c] |= T->king[ss->sq[i]];
+            }
+            if (ss->type[i] != KING)
+                can_be[c] |= ss->reach[i];
+            if (ss->type[i] == PAWN)
+                pawn_can_be[c] |= ss->reach[i];
+        }
+        bb_t fixed_all = fixed[WHITE] | fixed[BLACK];
+        for (int i = 0; i < ss->n; i++) {
+            int c = ss->color[i], type = ss->type[i];
+            bb_t r = ss->reach[i], nr = r, taken = 0;
+            bb_t fixed_king = fixed[!c] & p->pc[!c][KING];
+            if (ss->promo[i]) {
+                /* anything, anywhere */
+            } else if (type == PAWN) {
+                bb_t push, dbl, caps = 0, ep_caps;
+                if (c == WHITE) {
+                    push = (r << 8) & ~fixed_all;
+                    dbl = ((push & 0x0000000000FF0000ULL) << 8) & ~fixed_all;
+                    ep_caps = (pawn_can_be[BLACK] & 0x000000FF00000000ULL) << 8;
+                } else {
+                    push = (r >> 8) & ~fixed_all;
+                    dbl = ((push & 0x0000FF0000000000ULL) >> 8) & ~fixed_all;
+                    ep_caps = (pawn_can_be[WHITE] & 0x00000000FF000000ULL) >> 8;
+                }
+                /* Two pawns of opposite colours on one file, each never
+                 * leaving it and the one ahead never taken, never pass each
+                 * other: the pawn behind stays below the other's square. */
+                bb_t file = FILE_A_BB << sq_file(ss->sq[i]);
+                if (!(r & ~file)) {
+                    for (bb_t x = p->pc[!c][PAWN] & file; x;) {
+                        int j = ss->at[pop_lsb(&x)];
+                        int rj = sq_rank(ss->sq[j]), ri = sq_rank(ss->sq[i]);
+                        if ((c == WHITE ? rj <= ri : rj >= ri) || (ss->reach[j] & ~file) ||
+                            (ss->reach[j] & hits[c]) || ss->promo[j])
+                            continue;
+                        bb_t beyond = c == WHITE ? ALL_BB << (rj * 8) : ALL_BB >> ((7 - rj) * 8);
+                        push &= ~beyond;
+                        dbl &= ~beyond;
+                    }
+                }
+                for (bb_t x = r; x;)
+                    caps |= T->pawn[c][pop_lsb(&x)];
+                bb_t ep_hits = caps & ep_caps & ep_rank[c];
+                caps &= can_be[!c] | ep_hits;
+                nr |= push | dbl | caps;
+                taken = caps & p->pc[!c][0];
+                for (bb_t x = ep_hits; x;) {
+                    int e = pop_lsb(&x);
+                    taken |= BIT(c == WHITE ? e - 8 : e + 8) & p->pc[!c][PAWN];
+                }
+                if (nr & (c == WHITE ? RANK_8_BB : RANK_1_BB)) {
+                    ss->promo[i] = true;
+                    nr = ALL_BB;
+                }
+            } else {
+                bb_t allowed = ~fixed[c] & ~fixed_king;
+                if (type == KING)
+                    allowed &= ~guard[!c];
+                bb_t front = r;
+                while (front) {
+                    int s = pop_lsb(&front);
+                    bb_t fresh = piece_att(T, type, c, s, fixed_all) & allowed & ~nr;
+                    nr |= fresh;
+                    front |= fresh;
+                }
+                taken = nr & p->pc[!c][0] & ~p->pc[!c][KING];
+            }
+            for (taken &= ~BIT(ss->sq[i]); taken;) {
+                int j = ss->at[pop_lsb(&taken)];
+                if (j >= 0 && !ss->clear[j]) {
+                    ss->clear[j] = true;
+                    changed = true;
+                }
+            }
+            if (nr != r) {
+                ss->reach[i] = nr;
+                changed = true;
+            }
+            if (!ss->clear[i] && (nr & (nr - 1))) {
+                ss->clear[i] = true;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* Could w ever mate on the square s?  A mate needs a piece of w (not the
+ * king) attacking s, and every flight square t (a neighbour of s that the
+ * loser's king could ever stand on; it could never move elsewhere) either
+ * held by a loser piece or attacked by w (a piece of w standing on t must be
+ * guarded, so that is an attack too).  Each piece stands on one square of
+ * its reach: the options of a piece are the sets of these "jobs" it covers
+ * from one square (attacks for w, its own square for the loser).  A subset
+ * DP over the jobs (at most 9) decides whether one option per piece covers
+ * them all.  Occupancy beyond the fixed pieces, pins, interpositions and
+ * captures of the checker are ignored: the test only errs towards "yes". */
+static bool ss_mate_possible(const tables_t *T, const dpos_t *p, const ss_t *ss, int w, int s,
+                             bb_t region, bb_t fixed_all, const bb_t *reach_att)
+{
+    const int l = !w;
+    int jobsq[9], nj = 1;
+    jobsq[0] = s;
+    for (bb_t f = T->king[s] & region; f;)
+        jobsq[nj++] = pop_lsb(&f);
+    bb_t jobs = 0;
+    for (int k = 0; k < nj; k++)
+        jobs |= BIT(jobsq[k]);
+    const unsigned full = (1u << nj) - 1;
+    uint64_t have[8] = {1, 0, 0, 0, 0, 0, 0, 0}; /* masks reachable so far */
+
+    for (int i = 0; i < ss->n; i++) {
+        int c = ss->color[i], type = ss->type[i];
+        uint64_t opt[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        if (c == w && type != KING) {
+            if (!(reach_att[i] & jobs))
+                continue;
+            for (bb_t r = ss->reach[i]; r;) {
+                int x = pop_lsb(&r);
+                bb_t a = ss->promo[i] ? (bishop_att(T, x, fixed_all) | rook_att(T, x, fixed_all) | T->knight[x])
+                                      : piece_att(T, type, w, x, fixed_all);
+                a &= jobs;
+                if (!a)
+                    continue;
+                unsigned m = 0;
+                for (int k = 0; k < nj; k++)
+                    if (a & BIT(jobsq[k]))
+                        m |= 1u << k;
+                opt[m >> 6] |= (uint64_t)1 << (m & 63);
+            }
+        } else if (c == w) {
+            /* w's king: never next to s; it attacks the flights next to it */
+            for (bb_t r = ss->reach[i] & ~T->king[s] & ~BIT(s); r;) {
+                bb_t a = T->king[pop_lsb(&r)] & jobs;
+                if (!a)
+                    continue;
+                unsigned m = 0;
+                for (int k = 1; k < nj; k++)
+                    if (a & BIT(jobsq[k]))
+                        m |= 1u << k;
+                opt[m >> 6] |= (uint64_t)1 << (m & 63);
+            }
+        } else if (type != KING) {
+            /* a loser piece holds at most one flight */
+            for (int k = 1; k < nj; k++) {
+                if (ss->reach[i] & BIT(jobsq[k])) {
+                    unsigned m = 1u << k;
+                    opt[m >> 6] |= (uint64_t)1 << (m & 63);
+                }
+            }
+        }
+        bool any = false;
+        for (int k = 0; k < 8; k++)
+            any |= opt[k] != 0;
+        if (!any)
+            continue;
+        uint64_t next[8];
+        memcpy(next, have, sizeof next);
+        for (unsigned m = 0; m <= full; m++) {
+            if (!(have[m >> 6] >> (m & 63) & 1))
+                continue;
+            for (int k = 0; k < 8; k++) {
+                for (uint64_t o = opt[k]; o; o &= o - 1) {
+                    unsigned c2 = (unsigned)(k * 64 + lsb(o)) | m;
+                    next[c2 >> 6] |= (uint64_t)1 << (c2 & 63);
+                }
+            }
+        }
+        memcpy(have, next, sizeof have);
+        if (have[full >> 6] >> (full & 63) & 1)
+            return true;
+    }
+    return false;
+}
+
+/* True if the fixpoint proves that w can never mate: on no square the
+ * loser's king could ever stand on could a mate be put together (above). */
+static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, int w)
+{
+    const int l = !w;
+    bb_t region = ss->reach[ss->at[p->ksq[l]]];
+    bb_t fixed_all = 0, checks = 0;
+    bb_t reach_att[32];
+    for (int i = 0; i < ss->n; i++)
+        if (!ss->clear[i])
+            fixed_all |= BIT(ss->sq[i]);
+    for (int i = 0; i < ss->n; i++) {
+        reach_att[i] = 0;
+        if (ss->color[i] != w || ss->type[i] == KING)
+            continue;
+        if (ss->promo[i]) {
+            reach_att[i] = ALL_BB;
+        } else {
+            for (bb_t r = ss->reach[i]; r;)
+                reach_att[i] |= piece_att(T, ss->type[i], w, pop_lsb(&r), fixed_all);
+        }
+        checks |= reach_att[i];
+    }
+    for (checks &= region; checks;)
+        if (ss_mate_possible(T, p, ss, w, pop_lsb(&checks), region, fixed_all, reach_att))
+            return false;
+    return true;
+}
+
+/* Semi-static verdict for frames[ply] after playing out forced moves (a
+ * single legal move) at most 100 times.  Returns DEAD_UNWINNABLE, or
+ * DEAD_WINNABLE when the forced moves end in mate of the loser (the line is
+ * then in s->mate, after the ply moves of s->path), else DEAD_UNDETERMINED. */
+static enum dead_answer semi_static(dead_search_t *s, int ply)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner;
+    for (int forced = 0;; forced++) {
+        frame_t *fr = &s->frames[ply];
+        const dpos_t *p = &fr->pos;
+        if (material_cannot_win(p, w))
+            return DEAD_UNWINNABLE;
+        s->nodes++;
+        int n = gen_legal(T, p, fr->moves);
+        if (n == 0) {
+            if (p->stm != w && in_check(T, p)) {
+                s->mate_len = ply;
+                memcpy(s->mate, s->path, (size_t)ply * sizeof *s->path);
+                return DEAD_WINNABLE;
+            }
+            return DEAD_UNWINNABLE;
+        }
+        if (n > 1 || forced >= 100 || ply >= MAX_PLY - 1)
+            break;
+        s->path[ply] = fr->moves[0];
+        do_move(T, p, fr->moves[0], &s->frames[ply + 1].pos);
+        ply++;
+    }
+    ss_t ss;
+    ss_saturate(T, &s->frames[ply].pos, &ss);
+    return ss_unwinnable(T, &s->frames[ply].pos, &ss, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
+}
+
+/* ------------------------------------------------------------------------
+ * The stages. */
+
+static enum dead_answer analyse(dead_search_t *s)
+{
+    const tables_t *T = &s->T;
+    dpos_t *root = &s->frames[0].pos;
+    const int w = s->winner;
+
+    s->stage = 1;
+    s->nodes = 1;
+    int n = gen_legal(T, root, s->frames[0].moves);
+    if (n == 0)
+        return in_check(T, root) && root->stm != w ? DEAD_WINNABLE : DEAD_UNWINNABLE;
+    if (material_cannot_win(root, w))
+        return DEAD_UNWINNABLE;
+
+    s->stage = 3;
+    if (run_search(s, 2, QUICK_NODES, false))
+        return DEAD_WINNABLE;
+    if (!s->interrupted)
+        return DEAD_UNWINNABLE;
+
+    s->stage = 4;
+    enum dead_answer a = semi_static(s, 0);
+    if (a != DEAD_UNDETERMINED)
+        return a;
+
+    s->stage = 5;
+    tt_new_generation(s);
+    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget; depth++) {
+        if (run_search(s, depth, ITER_NODES, true))
+            return DEAD_WINNABLE;
+        if (!s->interrupted)
+            return DEAD_UNWINNABLE;
+    }
+
+    s->stage = 6;
+    n = gen_legal(T, root, s->frames[0].moves);
+    for (int i = 0; i < n; i++) {
+        s->path[0] = s->frames[0].moves[i];
+        do_move(T, root, s->frames[0].moves[i], &s->frames[1].pos);
+        a = semi_static(s, 1);
+        if (a == DEAD_WINNABLE)
+            return a;
+        if (a != DEAD_UNWINNABLE)
+            break;
+        if (i == n - 1)
+            return DEAD_UNWINNABLE;
+    }
+    s->stage = 0;
+    return DEAD_UNDETERMINED;
+}
+
+enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
+                              int line_cap, int *line_len)
+{
+    assert(color == WHITE || color == BLACK);
+    s->winner = color;
+    s->mate_len = 0;
+    dpos_from_board(&s->T, b, &s->frames[0].pos);
+    enum dead_answer a = analyse(s);
+    if (a != DEAD_WINNABLE)
+        s->mate_len = 0;
+    for (int i = 0; i < s->mate_len && i < line_cap; i++)
+        line[i] = to_move_t(s->mate[i]);
+    if (line_len)
+        *line_len = s->mate_len;
+    return a;
+}

@@ -1,0 +1,682 @@
+/* explain.c: the account of one game behind --explain.
+ *
+ * The game is read twice.  arb_reader reads it first: its record (facts,
+ * first plies, verdict, adjudication) is the authority for what is said.
+ * Then the mainline is replayed here, with the same lexer, SAN reader and
+ * rules_t, to keep every position for the diagrams and the repetition
+ * lists.  The replay stops at the record's ply count, and its facts are
+ * compared with the record's: if the two ever disagree (a mainline only
+ * the reader's recovery rules can find), the account keeps the record's
+ * words and leaves out what it cannot show. */
+#include "explain.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "lex.h"
+#include "movegen.h"
+#include "rules.h"
+#include "san.h"
+
+/* One position of the mainline. */
+typedef struct ply_pos {
+    board_t pos;                 /* the position at this ply */
+    char move[RULES_MOVE_TEXT];  /* the move that led here ("34...Kg7"), "" at ply 0 */
+    uint32_t window;             /* first ply of its repetition window: the ply after
+                                    the last irreversible move, as in rules_play() */
+} ply_pos_t;
+
+typedef struct replay {
+    const arb_options *opt;
+    uint32_t limit;              /* plies the reader replayed: never go further */
+    ply_pos_t *ply;              /* ply[0..n): ply[k] is the position at ply k */
+    uint32_t n, cap;
+    rules_t rules;               /* the same facts, worked out again for the cross-check */
+    bool rules_live, oom;
+} replay_t;
+
+/* ---- text helpers ------------------------------------------------------ */
+
+static void bprintf(strbuf_t *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        strbuf_append(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        b->oom = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    strbuf_append(b, big, (size_t)n);
+    free(big);
+}
+
+/* Appends text from the input with control bytes shown as '?', so that a
+ * tag value cannot move the terminal's cursor or break a line. */
+static void put_clean(strbuf_t *b, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        const char *run = p;
+        while (*p && (unsigned char)*p >= 0x20 && *p != 0x7f)
+            p++;
+        strbuf_append(b, run, (size_t)(p - run));
+        if (!*p)
+            break;
+        strbuf_append(b, "?", 1);
+    }
+}
+
+static const char *tag_of(const arb_game *g, const char *name)
+{
+    for (size_t i = 0; i < g->ntags; i++)
+        if (strcmp(g->tags[i].name, name) == 0)
+            return g->tags[i].value;
+    return NULL;
+}
+
+static const char *side_name(int color)
+{
+    return color == WHITE ? "White" : "Black";
+}
+
+/* "34...Kg7": the move m in b as a numbered SAN move. */
+static void move_text(const board_t *b, move_t m, char out[RULES_MOVE_TEXT])
+{
+    char san[16];
+    san_format(b, m, san);
+    snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)b->fullmove, b->stm == WHITE ? "." : "...", san);
+}
+
+/* ---- the replay ----------------------------------------------------------- */
+
+static bool replay_push(replay_t *rp, const board_t *pos, const char *move, uint32_t window)
+{
+    if (rp->n == rp->cap) {
+        uint32_t cap = rp->cap ? rp->cap * 2 : 128;
+        ply_pos_t *p = realloc(rp->ply, cap * sizeof *p);
+        if (!p) {
+            rp->oom = true;
+            return false;
+        }
+        rp->ply = p;
+        rp->cap = cap;
+    }
+    ply_pos_t *at = &rp->ply[rp->n++];
+    at->pos = *pos;
+    snprintf(at->move, sizeof at->move, "%s", move);
+    at->window = window;
+    return true;
+}
+
+/* Plays the move text[0..len); false if it is not a legal move here or the
+ * reader's ply count is reached (the replay stops). */
+static bool replay_move(replay_t *rp, const char *text, size_t len)
+{
+    if (rp->n > rp->limit)
+        return false;
+    san_syntax_t s;
+    if (san_parse(text, len, &s) < 0 || s.kind == SAN_DROP)
+        return false;
+    if (s.kind == SAN_NULLMOVE && !rp->opt->allow_null_moves)
+        return false;
+    const board_t before = rp->ply[rp->n - 1].pos;
+    uint32_t window = rp->ply[rp->n - 1].window;
+    move_t m;
+    char why[160];
+    if (san_resolve(&before, &s, &m, why, sizeof why) != SAN_OK)
+        return false;
+    if (rules_play(&rp->rules, m) < 0) {
+        rp->oom = true;
+        return false;
+    }
+    /* python-chess is_irreversible(), as in rules_play(): a capture or pawn
+     * move, a change of castling rights, or a move from a position with a
+     * legal en passant capture starts a new window. */
+    const board_t *after = &rp->rules.pos;
+    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(before.sq[m.from]) == PAWN);
+    if (zeroing || after->castle != before.castle || before.ep_legal)
+        window = rp->n;
+    char mt[RULES_MOVE_TEXT];
+    move_text(&before, m, mt);
+    return replay_push(rp, after, mt, window);
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return n > 0;
+}
+
+/* A mainline symbol, read as reader.c reads it: a move; a move number
+ * without its dot or a piece of a result written as free text ("1 - 0",
+ * "1/2", "½-½"), skipped; or text scanned for moves ("Sf3" holds f3). */
+static bool replay_symbol(replay_t *rp, const lex_token_t *t)
+{
+    unsigned char c0 = (unsigned char)t->text[0];
+    if (all_digits(t->text, t->len) || c0 == 0xc2 || (t->len == 1 && c0 == '-') ||
+        (t->len == 3 && memcmp(t->text, "1/2", 3) == 0))
+        return true;
+    san_syntax_t s;
+    if (san_parse(t->text, t->len, &s) == 0 || strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h'))
+        return replay_move(rp, t->text, t->len);
+    size_t pos = 0, start, n;
+    enum san_scan kind;
+    while ((kind = san_scan(t->text, t->len, &pos, &start, &n)) != SCAN_NONE)
+        if (kind == SCAN_RESULT || !replay_move(rp, t->text + start, n))
+            return false;
+    return true;
+}
+
+/* Replays the mainline of the first game of pgn[0..len) from start. */
+static void replay_game(replay_t *rp, const char *pgn, size_t len, const board_t *start)
+{
+    if (rules_init(&rp->rules, start) < 0) {
+        rp->oom = true;
+        return;
+    }
+    rp->rules_live = true;
+    if (!replay_push(rp, start, "", 0))
+        return;
+    lexer_t *lx = lex_new();
+    if (!lx) {
+        rp->oom = true;
+        return;
+    }
+    lex_feed(lx, pgn, len);
+    lex_finish(lx);
+    bool movetext = false;
+    int depth = 0;
+    lex_token_t t;
+    while (rp->n <= rp->limit) {
+        lex_kind_t k = lex_next(lx, &t);
+        if (k == TOK_EOF || k == TOK_MORE || (k == TOK_TAG && movetext))
+            break;
+        if (k == TOK_TAG || k == TOK_COMMENT)
+            continue;
+        movetext = true;
+        if (k == TOK_VAR_OPEN) {
+            depth++;
+        } else if (k == TOK_VAR_CLOSE) {
+            depth -= depth > 0;
+        } else if (depth == 0 && k == TOK_RESULT) {
+            break;
+        } else if (depth == 0 && k == TOK_SYMBOL && !replay_symbol(rp, &t)) {
+            break;
+        }
+    }
+    lex_free(lx);
+    rules_finish(&rp->rules);
+}
+
+/* The start position as reader.c's setup() chooses it; false if the record
+ * says it could not be set up. */
+static bool start_position(const arb_game *g, board_t *start)
+{
+    if (g->status == ARB_BADFEN || g->status == ARB_UNSUPPORTED)
+        return false;
+    bool c960 = false;
+    const char *variant = tag_of(g, "Variant");
+    if (variant) {
+        static const char *const names[] = { "chess960", "fischerandom", "fischerrandom", "960" };
+        char norm[32];
+        size_t n = 0;
+        for (const char *v = variant; *v && n < sizeof norm - 1; v++)
+            if (*v != ' ' && *v != '-' && *v != '_')
+                norm[n++] = (char)((*v >= 'A' && *v <= 'Z') ? *v - 'A' + 'a' : *v);
+        norm[n] = '\0';
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            c960 = c960 || strcmp(norm, names[i]) == 0;
+    }
+    const char *fen = tag_of(g, "FEN");
+    if (fen) {
+        board_error_t why;
+        return board_from_fen(start, fen, c960, &why) == 0;
+    }
+    board_start(start);
+    start->chess960 = c960;
+    return true;
+}
+
+/* True if the replay found what the reader found: the same number of
+ * plies and the same first ply for every fact. */
+static bool replay_agrees(const replay_t *rp, const arb_game *g)
+{
+    if (!rp->rules_live || rp->oom || rp->n != g->plies + 1)
+        return false;
+    for (int f = 0; f < ARB_FACT_COUNT; f++)
+        if (rp->rules.first[f] != g->first[f])
+            return false;
+    return true;
+}
+
+/* ---- pieces of the account ------------------------------------------- */
+
+/* Eight ranks from White's side, then the file letters. */
+static void diagram(strbuf_t *out, const board_t *b, bool ascii)
+{
+    static const char *const figures[2][7] = {
+        { "\xC2\xB7", "\xE2\x99\x99", "\xE2\x99\x98", "\xE2\x99\x97", "\xE2\x99\x96", "\xE2\x99\x95", "\xE2\x99\x94" },
+        { "\xC2\xB7", "\xE2\x99\x9F", "\xE2\x99\x9E", "\xE2\x99\x9D", "\xE2\x99\x9C", "\xE2\x99\x9B", "\xE2\x99\x9A" },
+    };
+    static const char letters[2][8] = { ".PNBRQK", ".pnbrqk" };
+    for (int rank = 7; rank >= 0; rank--) {
+        bprintf(out, "    %d", rank + 1);
+        for (int file = 0; file < 8; file++) {
+            uint8_t p = b->sq[SQ(file, rank)];
+            int color = p ? PIECE_COLOR(p) : WHITE, type = PIECE_TYPE(p);
+            strbuf_append(out, " ", 1);
+            if (ascii)
+                strbuf_append(out, &letters[color][type], 1);
+            else
+                strbuf_puts(out, figures[color][type]);
+        }
+        strbuf_append(out, "\n", 1);
+    }
+    strbuf_puts(out, "      a b c d e f g h\n");
+}
+
+/* "White K B, Black K N": the pieces of each side, strongest first. */
+static void material(strbuf_t *out, const board_t *b)
+{
+    static const char order[] = { KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN };
+    for (int c = WHITE; c <= BLACK; c++) {
+        bprintf(out, "%s%s", c == WHITE ? "" : ", ", side_name(c));
+        for (size_t i = 0; i < sizeof order; i++)
+            for (int k = 0; k < b->count[PIECE(c, order[i])]; k++)
+                bprintf(out, " %c", " PNBRQK"[(int)order[i]]);
+    }
+}
+
+static void occurrence(strbuf_t *out, const replay_t *rp, uint32_t q, const char *note)
+{
+    bprintf(out, "      ply %-4u %s%s\n", (unsigned)q, q == 0 ? "the start position" : rp->ply[q].move, note);
+}
+
+/* Every ply of p's window, p itself included, whose position has key and
+ * stands at the given parity from p (0: same side to move as p). */
+static int occurrences(strbuf_t *out, const replay_t *rp, uint32_t p, uint64_t key, uint32_t parity)
+{
+    int n = 0;
+    for (uint32_t q = rp->ply[p].window; q <= p; q++)
+        if ((p - q) % 2 == parity && rp->ply[q].pos.key == key) {
+            if (out)
+                occurrence(out, rp, q, "");
+            n++;
+        }
+    return n;
+}
+
+/* FIDE 9.2.1.1: a move from ply p after which the position occurs a third
+ * time (quiet piece moves only, as rules.c looks for them).  Prefers the
+ * move played.  Returns false if there is none. */
+static bool declared_repetition(const replay_t *rp, uint32_t p, move_t *out, board_t *next)
+{
+    const board_t *b = &rp->ply[p].pos;
+    move_t moves[MAX_MOVES];
+    int n = movegen_legal(b, moves), found = -1;
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == PAWN)
+            continue;
+        board_t after;
+        board_make_move(b, m, &after);
+        if (occurrences(NULL, rp, p, after.key, 1) < 2)
+            continue;
+        if (found < 0 || (p + 1 < rp->n && after.key == rp->ply[p + 1].pos.key)) {
+            found = i;
+            *next = after;
+        }
+    }
+    if (found < 0)
+        return false;
+    *out = moves[found];
+    return true;
+}
+
+/* FIDE 9.3.1: at clock 99, a move that is neither a capture nor a pawn
+ * move and after which the game goes on.  Prefers the move played. */
+static bool declared_fifty(const replay_t *rp, uint32_t p, move_t *out)
+{
+    const board_t *b = &rp->ply[p].pos;
+    move_t moves[MAX_MOVES];
+    int n = movegen_legal(b, moves), found = -1;
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        if ((m.flags & MOVE_CAPTURE) || PIECE_TYPE(b->sq[m.from]) == PAWN)
+            continue;
+        board_t after;
+        board_make_move(b, m, &after);
+        if (!movegen_has_legal(&after))
+            continue;
+        if (found < 0 || (p + 1 < rp->n && after.key == rp->ply[p + 1].pos.key))
+            found = i;
+    }
+    if (found < 0)
+        return false;
+    *out = moves[found];
+    return true;
+}
+
+static void explain_repetition(strbuf_t *out, const replay_t *rp, uint32_t p, bool fivefold)
+{
+    const board_t *b = &rp->ply[p].pos;
+    const char *who = side_name(b->stm);
+    if (fivefold) {
+        strbuf_puts(out, "  Fivefold repetition (FIDE 9.6.1): the game is drawn.\n"
+                         "    This position has now occurred five times, at:\n");
+        occurrences(out, rp, p, b->key, 0);
+        return;
+    }
+    if (occurrences(NULL, rp, p, b->key, 0) >= 3) {
+        bprintf(out, "  Threefold repetition claimable (FIDE 9.2.1.2): %s, to move, may claim a draw.\n"
+                     "    This position has now occurred three times, at:\n", who);
+        occurrences(out, rp, p, b->key, 0);
+        return;
+    }
+    move_t m;
+    board_t next;
+    if (!declared_repetition(rp, p, &m, &next)) {
+        bprintf(out, "  Threefold repetition claimable (FIDE 9.2.1): %s, to move, may claim a draw.\n", who);
+        return;
+    }
+    char mt[RULES_MOVE_TEXT];
+    move_text(b, m, mt);
+    bool played = p + 1 < rp->n && rp->ply[p + 1].pos.key == next.key;
+    bprintf(out, "  Threefold repetition claimable (FIDE 9.2.1.1): %s may declare %s,\n"
+                 "    after which the position occurs for the third time; it occurred at:\n", who, mt);
+    occurrences(out, rp, p, next.key, 1);
+    bprintf(out, "      ply %-4u %s (%s)\n", (unsigned)p + 1, mt, played ? "declared, and played" : "declared");
+}
+
+static void explain_fifty(strbuf_t *out, const replay_t *rp, uint32_t p)
+{
+    const board_t *b = &rp->ply[p].pos;
+    const char *who = side_name(b->stm);
+    move_t m;
+    if (b->halfmove >= 100) {
+        bprintf(out, "  Fifty-move rule claimable (FIDE 9.3.2): %s, to move, may claim a draw.\n"
+                     "    The halfmove clock is %u: 50 moves by each player without a capture\n"
+                     "    or a pawn move.\n", who, (unsigned)b->halfmove);
+    } else if (b->halfmove == 99 && declared_fifty(rp, p, &m)) {
+        char mt[RULES_MOVE_TEXT];
+        move_text(b, m, mt);
+        bprintf(out, "  Fifty-move rule claimable (FIDE 9.3.1): %s may declare %s, which\n"
+                     "    takes the halfmove clock from 99 to 100, and claim a draw.\n", who, mt);
+    } else {
+        bprintf(out, "  Fifty-move rule claimable (FIDE 9.3): %s, to move, may claim a draw.\n", who);
+    }
+}
+
+/* What one fact at ply p means; the replay's positions are used if known. */
+static void explain_fact(strbuf_t *out, const arb_game *g, const replay_t *rp, bool known, arb_fact f, uint32_t p)
+{
+    const board_t *b = known ? &rp->ply[p].pos : NULL;
+    int stm = b ? b->stm : -1;
+    switch (f) {
+    case ARB_CHECKMATE:
+        if (b)
+            bprintf(out, "  Checkmate (FIDE 5.1.1): %s is in check and has no legal move;\n"
+                         "    %s wins, %s.\n", side_name(stm), side_name(!stm), stm == WHITE ? "0-1" : "1-0");
+        else
+            strbuf_puts(out, "  Checkmate (FIDE 5.1.1): the side to move is mated.\n");
+        break;
+    case ARB_STALEMATE:
+        bprintf(out, "  Stalemate (FIDE 5.2.1): %s has no legal move and is not in check;\n"
+                     "    the game is drawn.\n", b ? side_name(stm) : "the side to move");
+        break;
+    case ARB_INSUFFICIENT:
+        strbuf_puts(out, "  Insufficient material: neither side can checkmate");
+        if (b) {
+            strbuf_puts(out, " (");
+            material(out, b);
+            strbuf_puts(out, ")");
+        }
+        strbuf_puts(out, ".\n");
+        break;
+    case ARB_DEAD:
+        strbuf_puts(out, "  Dead position (FIDE 5.2.2): no series of legal moves can end in\n"
+                         "    checkmate; the game is drawn.\n");
+        break;
+    case ARB_FIVEFOLD:
+    case ARB_THREEFOLD:
+        if (b)
+            explain_repetition(out, rp, p, f == ARB_FIVEFOLD);
+        else
+            bprintf(out, "  %s.\n", f == ARB_FIVEFOLD ? "Fivefold repetition (FIDE 9.6.1): the game is drawn"
+                                                       : "Threefold repetition claimable (FIDE 9.2.1)");
+        break;
+    case ARB_SEVENTYFIVE:
+        if (b)
+            bprintf(out, "  Seventy-five-move rule (FIDE 9.6.2): the halfmove clock is %u: 75 moves\n"
+                         "    by each player without a capture or a pawn move; the game is drawn.\n",
+                    (unsigned)b->halfmove);
+        else
+            strbuf_puts(out, "  Seventy-five-move rule (FIDE 9.6.2): the game is drawn.\n");
+        break;
+    case ARB_FIFTY:
+        if (b)
+            explain_fifty(out, rp, p);
+        else
+            strbuf_puts(out, "  Fifty-move rule claimable (FIDE 9.3).\n");
+        break;
+    default:
+        break;
+    }
+    (void)g;
+}
+
+static const char *verdict_words(arb_verdict v)
+{
+    switch (v) {
+    case ARB_CONSISTENT: return "the recorded result stands";
+    case ARB_WRONG_RESULT: return "the rules decided the game and the Result tag says otherwise";
+    case ARB_MOVES_AFTER_END: return "moves were recorded after the game had ended by rule";
+    case ARB_UNFINISHED: return "no result was recorded and the game did not end by rule";
+    case ARB_UNREADABLE: return "the game could not be replayed";
+    default: return "?";
+    }
+}
+
+static void field(strbuf_t *out, const char *label, const char *value)
+{
+    bprintf(out, "  %-12s ", label);
+    put_clean(out, value ? value : "?");
+    strbuf_append(out, "\n", 1);
+}
+
+static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool known, const char *name,
+                   const arb_options *opt)
+{
+    strbuf_puts(out, "== ");
+    put_clean(out, name ? name : "game");
+    strbuf_puts(out, " ==\n");
+    static const char *const tags[] = { "Event", "Site", "Date", "Round", "White", "Black" };
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        const char *v = tag_of(g, tags[i]);
+        if (v || i >= 4)
+            field(out, tags[i], v);
+    }
+    if (tag_of(g, "Variant"))
+        field(out, "Variant", tag_of(g, "Variant"));
+    if (tag_of(g, "FEN"))
+        field(out, "FEN", tag_of(g, "FEN"));
+
+    bprintf(out, "  %-12s ", "Recorded");
+    if (g->result) {
+        strbuf_puts(out, "Result tag \"");
+        put_clean(out, g->result);
+        strbuf_puts(out, "\"");
+    } else {
+        strbuf_puts(out, "no Result tag");
+    }
+    bprintf(out, ", %s%s\n", g->marker ? "termination marker " : "no termination marker",
+            g->marker ? g->marker : "");
+    bprintf(out, "  %-12s %s", "Adjudicated", g->adjudicated ? g->adjudicated : "unknown");
+    if (g->adjudication) {
+        strbuf_puts(out, ": ");
+        put_clean(out, g->adjudication);
+    }
+    bprintf(out, " (--rules=%s)\n", opt->policy == ARB_RULES_CLAIM ? "claim" : "fide");
+    bprintf(out, "  %-12s %s: %s\n", "Verdict", arb_verdict_name(g->verdict), verdict_words(g->verdict));
+    bprintf(out, "  %-12s %u %s, status %s\n", "Replayed", (unsigned)g->plies, g->plies == 1 ? "ply" : "plies",
+            arb_status_name(g->status));
+    if (g->has_end) {
+        bprintf(out, "  %-12s by %s at ply %d", "Ended", arb_fact_name(g->end_reason), (int)g->end_ply);
+        if (g->end_move && g->end_move[0])
+            bprintf(out, " (%s)", g->end_move);
+        uint32_t after = g->plies - (uint32_t)g->end_ply;
+        if (after)
+            bprintf(out, "; %u %s recorded after the end", (unsigned)after, after == 1 ? "ply" : "plies");
+        strbuf_append(out, "\n", 1);
+    }
+    /* The halfmove clock reaching 100 (fifty-move claim) and 150 (automatic draw). */
+    if (known) {
+        static const unsigned marks[] = { 100, 150 };
+        bool any = false;
+        for (int i = 0; i < 2; i++) {
+            uint32_t q = 0;
+            while (q < rp->n && rp->ply[q].pos.halfmove < marks[i])
+                q++;
+            if (q == rp->n)
+                continue;
+            bprintf(out, "%s%u at ply %u", any ? "; " : "  Clock        ", marks[i], (unsigned)q);
+            if (q == 0)
+                bprintf(out, " (%u in the start position)", (unsigned)rp->ply[0].pos.halfmove);
+            else
+                bprintf(out, " (%s)", rp->ply[q].move);
+            any = true;
+        }
+        if (any)
+            strbuf_append(out, "\n", 1);
+    }
+}
+
+/* The plies where facts first hold, each once, ascending; returns the count. */
+static int fact_plies(const arb_game *g, int32_t out[ARB_FACT_COUNT])
+{
+    int n = 0;
+    for (int f = 0; f < ARB_FACT_COUNT; f++) {
+        int32_t p = g->first[f];
+        if (p < 0)
+            continue;
+        int i = 0;
+        while (i < n && out[i] < p)
+            i++;
+        if (i < n && out[i] == p)
+            continue;
+        memmove(&out[i + 1], &out[i], (size_t)(n - i) * sizeof out[0]);
+        out[i] = p;
+        n++;
+    }
+    return n;
+}
+
+static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool known, const char *name,
+                    bool ascii, const arb_options *opt)
+{
+    header(out, g, rp, known, name, opt);
+
+    if (g->has_error) {
+        bprintf(out, "\nError at line %llu, column %u", (unsigned long long)g->error.line, (unsigned)g->error.col);
+        if (g->error.move[0]) {
+            bprintf(out, ", ply %u, move \"", (unsigned)g->error.ply);
+            put_clean(out, g->error.move);
+            strbuf_puts(out, "\"");
+        }
+        strbuf_puts(out, ":\n  ");
+        put_clean(out, g->error.message);
+        strbuf_puts(out, "\n");
+        /* The position the failed move was tried in: the last one replayed. */
+        if (g->status == ARB_ILLEGAL || g->status == ARB_SYNTAX) {
+            if (rp->rules_live && rp->n == g->plies + 1 && !rp->oom) {
+                const board_t *b = &rp->ply[rp->n - 1].pos;
+                bprintf(out, "  The position at ply %u, %s to move:\n", (unsigned)g->plies, side_name(b->stm));
+                diagram(out, b, ascii);
+            }
+        }
+    }
+
+    int32_t plies[ARB_FACT_COUNT];
+    int n = fact_plies(g, plies);
+    for (int i = 0; i < n; i++) {
+        uint32_t p = (uint32_t)plies[i];
+        const char *move = "";
+        for (int f = 0; f < ARB_FACT_COUNT && !move[0]; f++)
+            if (g->first[f] == plies[i])
+                move = g->first_move[f] ? g->first_move[f] : "";
+        if (p == 0)
+            strbuf_puts(out, "\nPly 0, the start position");
+        else
+            bprintf(out, "\nPly %u, after %s", (unsigned)p, move);
+        if (known)
+            bprintf(out, " (%s to move, halfmove clock %u)", side_name(rp->ply[p].pos.stm),
+                    (unsigned)rp->ply[p].pos.halfmove);
+        strbuf_puts(out, "\n");
+        for (int f = 0; f < ARB_FACT_COUNT; f++)
+            if (g->first[f] == plies[i])
+                explain_fact(out, g, rp, known, (arb_fact)f, p);
+        if (known)
+            diagram(out, &rp->ply[p].pos, ascii);
+    }
+    if (n == 0 && g->status == ARB_OK)
+        strbuf_puts(out, "\nNo rule of the Laws ended the game or allowed a claim.\n");
+    if (!known && n > 0 && g->status == ARB_OK)
+        strbuf_puts(out, "\n(The positions could not be replayed again; no diagrams.)\n");
+}
+
+int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, const arb_options *opt,
+                     strbuf_t *out)
+{
+    static const arb_options defaults = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
+    if (!opt)
+        opt = &defaults;
+    arb_reader *r = arb_reader_new(opt);
+    if (!r)
+        return -1;
+    bool oom = false;
+    arb_reader_feed(r, pgn, len);
+    const arb_game *g = arb_reader_next(r, &oom);
+    if (!g && !oom) {
+        arb_reader_finish(r);
+        g = arb_reader_next(r, &oom);
+    }
+    if (oom || !g) {
+        arb_reader_free(r);
+        return oom ? -1 : 1;
+    }
+
+    replay_t rp = { .opt = opt, .limit = g->plies };
+    board_t start;
+    if (start_position(g, &start))
+        replay_game(&rp, pgn, len, &start);
+    bool known = replay_agrees(&rp, g);
+    account(out, g, &rp, known, name, ascii, opt);
+
+    if (rp.rules_live)
+        rules_free(&rp.rules);
+    free(rp.ply);
+    arb_reader_free(r);
+    return rp.oom || out->oom ? -1 : 0;
+}
+
+int explain_game(const char *pgn, size_t len, const char *name, bool ascii, strbuf_t *out)
+{
+    return explain_game_opt(pgn, len, name, ascii, NULL, out);
+}

@@ -1,0 +1,379 @@
+/* parallel.c: -j N.  The main thread reads (and decompresses) the input and
+ * cuts it into pieces at line starts just before a '['; worker threads
+ * replay the pieces, each with a reader of its own; the main thread writes
+ * their output in input order.  A cut is right when the piece before it
+ * ends between games (arb_reader_between_games); when it does not (a
+ * comment holding a blank line and a '[', say), the two pieces are replayed
+ * again as one.  So the output is byte for byte the one-thread output. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "input.h"
+
+#define PIECE_TARGET (1u << 20) /* bytes per piece, about */
+#define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
+#define READ_SIZE (256u << 10)
+
+enum job_state { QUEUED, RUNNING, DONE };
+
+typedef struct job {
+    char *data;
+    size_t len, cap;
+    uint64_t offset, line;       /* where data[0] is in the stream */
+    bool last;                   /* the final piece */
+    enum job_state state;
+    /* Results. */
+    strbuf_t out, problems, diag;
+    stats_t stats;
+    bool between, oom;
+} job_t;
+
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    job_t **queue;               /* oldest first */
+    size_t count, cap;
+    bool quit;
+    const cli_t *cli;
+    const char *name;
+} pool_t;
+
+static void job_free(job_t *j)
+{
+    if (!j)
+        return;
+    free(j->data);
+    strbuf_free(&j->out);
+    strbuf_free(&j->problems);
+    strbuf_free(&j->diag);
+    free(j);
+}
+
+/* Replays one piece. */
+static void run_job(const cli_t *cli, const char *name, job_t *j)
+{
+    strbuf_clear(&j->out);
+    strbuf_clear(&j->problems);
+    strbuf_clear(&j->diag);
+    j->out.track_numbers = j->problems.track_numbers = j->diag.track_numbers = true;
+    memset(&j->stats, 0, sizeof j->stats);
+    j->oom = false;
+    arb_reader *r = arb_reader_new(&cli->lib);
+    rewriter_t *w = cli->fix ? rewrite_new(cli->rewrite) : NULL;
+    if (!r || (cli->fix && !w)) {
+        j->oom = true;
+        arb_reader_free(r);
+        rewrite_free(w);
+        return;
+    }
+    arb_reader_set_origin(r, j->offset, j->line);
+    if (w) {
+        rewrite_set_origin(w, j->offset);
+        if (rewrite_feed(w, j->data, j->len) < 0)
+            j->oom = true;
+    }
+    const arb_game *g;
+    bool oom = false;
+    arb_reader_feed(r, j->data, j->len);
+    while ((g = arb_reader_next(r, &oom)) != NULL)
+        cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
+    j->between = arb_reader_between_games(r);
+    arb_reader_finish(r);
+    while (!oom && (g = arb_reader_next(r, &oom)) != NULL)
+        cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
+    if (w)
+        rewrite_finish(w, &j->out);
+    j->oom = j->oom || oom || j->out.oom || j->problems.oom || j->diag.oom;
+    rewrite_free(w);
+    arb_reader_free(r);
+}
+
+static void *worker(void *arg)
+{
+    pool_t *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        job_t *j = NULL;
+        for (size_t i = 0; i < p->count && !j; i++)
+            if (p->queue[i]->state == QUEUED)
+                j = p->queue[i];
+        if (!j) {
+            if (p->quit)
+                break;
+            pthread_cond_wait(&p->work, &p->mu);
+            continue;
+        }
+        j->state = RUNNING;
+        pthread_mutex_unlock(&p->mu);
+        run_job(p->cli, p->name, j);
+        pthread_mutex_lock(&p->mu);
+        j->state = DONE;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Lines in data[0..len), counted as the lexer does: \n, \r\n and a lone \r. */
+static uint64_t count_lines(const char *data, size_t len)
+{
+    uint64_t n = 0;
+    if (!memchr(data, '\r', len)) {
+        for (const char *p = data, *end = data + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+            n++;
+        return n;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (data[i] == '\n' || (data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n')))
+            n++;
+    return n;
+}
+
+/* True if the text before position i ends with a result token
+ * (1-0, 0-1, 1/2-1/2, *) and white space. */
+static bool after_result(const char *buf, size_t i)
+{
+    while (i > 0 && (buf[i - 1] == '\n' || buf[i - 1] == '\r' || buf[i - 1] == ' ' || buf[i - 1] == '\t'))
+        i--;
+    if (i >= 1 && buf[i - 1] == '*')
+        return true;
+    if (i >= 3 && (memcmp(buf + i - 3, "1-0", 3) == 0 || memcmp(buf + i - 3, "0-1", 3) == 0))
+        return true;
+    return i >= 7 && memcmp(buf + i - 7, "1/2-1/2", 7) == 0;
+}
+
+/* Where to cut buf[0..len), looking in its second half: the last '[' that
+ * starts a line after a blank line that follows a result, else the last
+ * '[' after a blank line, else the last '[' that starts a line; 0 if none.
+ * Any of them is checked after the fact; the first is almost always right. */
+static size_t find_cut(const char *buf, size_t len)
+{
+    size_t blank = 0, any = 0;
+    for (size_t i = len; i-- > len / 2 && i >= 2;) {
+        if (buf[i] != '[' || buf[i - 1] != '\n')
+            continue;
+        if (buf[i - 2] == '\n' || (i >= 3 && buf[i - 2] == '\r' && buf[i - 3] == '\n')) {
+            if (after_result(buf, i))
+                return i;
+            if (!blank)
+                blank = i;
+        }
+        if (!any)
+            any = i;
+    }
+    return blank ? blank : any;
+}
+
+static void wait_done(pool_t *p, job_t *j)
+{
+    pthread_mutex_lock(&p->mu);
+    while (j->state != DONE)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Removes queue[i], shifting the later jobs up. */
+static void dequeue(pool_t *p, size_t i)
+{
+    pthread_mutex_lock(&p->mu);
+    memmove(&p->queue[i], &p->queue[i + 1], (p->count - i - 1) * sizeof p->queue[0]);
+    p->count--;
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Gives up on pieces: every piece not yet written, then the rest of the
+ * input, is read on this thread from the start of the oldest one. */
+static bool go_sequential(pool_t *p, job_t *next, input_t *in, const char *name, const cli_t *cli,
+                          stats_t *st, FILE *dest, uint64_t base)
+{
+    size_t total = next ? next->len : 0;
+    for (size_t i = 0; i < p->count; i++) {
+        wait_done(p, p->queue[i]);
+        total += p->queue[i]->len;
+    }
+    char *all = malloc(total ? total : 1);
+    if (!all) {
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+        return false;
+    }
+    size_t at = 0;
+    uint64_t offset = next ? next->offset : 0, line = next ? next->line : 1;
+    if (p->count) {
+        offset = p->queue[0]->offset;
+        line = p->queue[0]->line;
+    }
+    for (size_t i = 0; i < p->count; i++) {
+        memcpy(all + at, p->queue[i]->data, p->queue[i]->len);
+        at += p->queue[i]->len;
+    }
+    if (next)
+        memcpy(all + at, next->data, next->len);
+    bool ok = cli_stream(in, name, cli, st, dest, all, total, offset, line, base);
+    free(all);
+    return ok;
+}
+
+bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest)
+{
+    char err[256];
+    FILE *problem_dest = cli->fix ? stderr : stdout;
+    pool_t p = { .cli = cli, .name = name, .cap = 2 * (size_t)cli->threads + 2 };
+    pthread_t *threads = calloc(cli->threads, sizeof *threads);
+    p.queue = calloc(p.cap, sizeof *p.queue);
+    if (!threads || !p.queue) {
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+        free(threads);
+        free(p.queue);
+        return false;
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.work, NULL);
+    pthread_cond_init(&p.done, NULL);
+    unsigned started = 0;
+    for (; started < cli->threads; started++)
+        if (pthread_create(&threads[started], NULL, worker, &p) != 0)
+            break;
+
+    bool ok = started > 0, eof = false, sequential = false, read_failed = false;
+    if (!ok)
+        fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
+    job_t *next = NULL;          /* the piece being filled */
+    uint64_t offset = 0, line = 1, base = 0;
+    while (ok) {
+        /* Fill the queue. */
+        while (ok && !eof && p.count < p.cap) {
+            if (!next && !(next = calloc(1, sizeof *next))) {
+                ok = false;
+                break;
+            }
+            if (next->cap - next->len < READ_SIZE) {
+                size_t cap = next->cap ? next->cap * 2 : PIECE_TARGET + READ_SIZE;
+                char *d = realloc(next->data, cap);
+                if (!d) {
+                    fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                    ok = false;
+                    break;
+                }
+                next->data = d;
+                next->cap = cap;
+            }
+            ssize_t n = input_read(in, next->data + next->len, next->cap - next->len, err, sizeof err);
+            if (n < 0) {
+                /* The pieces read so far are still written; the game under way is lost. */
+                fprintf(stderr, "pgn-arbiter: %s: error: %s\n", name, err);
+                read_failed = eof = true;
+                next->len = 0;
+                break;
+            }
+            next->len += (size_t)n;
+            eof = n == 0;
+            if (!eof && next->len >= PIECE_MAX && !find_cut(next->data, next->len)) {
+                /* Nowhere to cut (a huge game, a line of megabytes): keep memory bounded. */
+                sequential = true;
+                break;
+            }
+            size_t cut = eof ? next->len : next->len >= PIECE_TARGET ? find_cut(next->data, next->len) : 0;
+            if (!cut)
+                continue;
+            /* The rest starts the following piece. */
+            job_t *rest = calloc(1, sizeof *rest);
+            size_t rlen = next->len - cut;
+            if (!rest || (rlen && !(rest->data = malloc(rlen + PIECE_TARGET + READ_SIZE)))) {
+                free(rest);
+                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                ok = false;
+                break;
+            }
+            if (rlen) {
+                memcpy(rest->data, next->data + cut, rlen);
+                rest->cap = rlen + PIECE_TARGET + READ_SIZE;
+            }
+            rest->len = rlen;
+            next->len = cut;
+            next->offset = offset;
+            next->line = line;
+            rest->offset = offset + cut;
+            rest->line = line + count_lines(next->data, cut);
+            next->last = eof;
+            offset = rest->offset;
+            line = rest->line;
+            pthread_mutex_lock(&p.mu);
+            p.queue[p.count++] = next;
+            pthread_cond_signal(&p.work);
+            pthread_mutex_unlock(&p.mu);
+            next = eof ? (job_free(rest), NULL) : rest;
+        }
+        if (sequential) {
+            if (next) {
+                next->offset = offset;
+                next->line = line;
+            }
+            ok = go_sequential(&p, next, in, name, cli, st, dest, base);
+            break;
+        }
+        if (!ok || p.count == 0)
+            break;
+
+        /* Write the oldest piece, once done and known to end between games. */
+        job_t *j = p.queue[0];
+        wait_done(&p, j);
+        if (!j->between && !j->last && !j->oom && (p.count >= 2 || !eof)) {
+            if (p.count < 2)
+                continue; /* read on: the piece after it is needed */
+            job_t *k = p.queue[1];
+            wait_done(&p, k);
+            if (j->cap < j->len + k->len) {
+                char *d = realloc(j->data, j->len + k->len);
+                if (!d) {
+                    fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                    ok = false;
+                    break;
+                }
+                j->data = d;
+                j->cap = j->len + k->len;
+            }
+            memcpy(j->data + j->len, k->data, k->len);
+            j->len += k->len;
+            j->last = k->last;
+            dequeue(&p, 1);
+            job_free(k);
+            run_job(cli, name, j);
+            continue;
+        }
+        if (j->oom) {
+            fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+            ok = false;
+            break;
+        }
+        bool wrote = cli_write(&j->out, base, dest);
+        cli_write(&j->problems, base, problem_dest);
+        cli_write(&j->diag, base, stderr);
+        if (!wrote) {
+            fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+            ok = false;
+        }
+        base += j->stats.games;
+        cli_add_stats(st, &j->stats);
+        dequeue(&p, 0);
+        job_free(j);
+    }
+
+    pthread_mutex_lock(&p.mu);
+    p.quit = true;
+    pthread_cond_broadcast(&p.work);
+    pthread_mutex_unlock(&p.mu);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    for (size_t i = 0; i < p.count; i++)
+        job_free(p.queue[i]);
+    job_free(next);
+    free(p.queue);
+    free(threads);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.work);
+    pthread_cond_destroy(&p.done);
+    return ok && !read_failed;
+}
