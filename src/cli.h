@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "input.h"
+#include "progress.h"
 #include "pgnarbiter.h"
 #include "report.h"
 #include "rewrite.h"
@@ -17,6 +18,9 @@ typedef struct cli {
     unsigned only;                 /* bit per arb_fact; 0 = keep every game */
     unsigned long long max_errors; /* 0 = no limit */
     unsigned threads;              /* -j: 1 = no worker threads */
+    bool color_out;                /* ANSI colour in text reports and --check lines */
+    bool color_problems;           /* ... in --check lines (they go to stderr with --fix) */
+    int progress;                  /* -1 never (-q), 0 when stderr is a terminal, 1 always */
     rewrite_options_t rewrite;
     arb_options lib;
 } cli_t;
@@ -26,6 +30,7 @@ typedef struct stats {
     uint64_t status[5], verdict[5], fact[ARB_FACT_COUNT];
     report_counts_t problems;
     bool stop;                     /* --max-errors reached */
+    progress_t progress;           /* the progress line of the input being read */
 } stats_t;
 
 /* Records game g of input `name`: totals into st, the report or rewritten

@@ -818,6 +818,9 @@ static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, boo
  * legal moves every position reached keeps each piece inside its reach and
  * each fixed piece on its square. */
 
+#ifndef DBG_CHANGE
+#define DBG_CHANGE(i, r, nr) ((void)0)
+#endif
 typedef struct ss {
     int n;
     uint8_t sq[32], color[32], type[32];
@@ -854,7 +857,7 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
     bool changed = true;
     while (changed) {
         changed = false;
-        bb_t fixed[2] = {0, 0}, guard[2] = {0, 0}, can_be[2] = {0, 0}, pawn_can_be[2] = {0, 0};
+        bb_t fixed[2] = {0, 0}, guard[2] = {0, 0}, can_be[2] = {0, 0};
         bb_t hits[2] = {0, 0}; /* squares where a piece of the colour may take something */
         for (int i = 0; i < ss->n; i++) {
             int c = ss->color[i];
@@ -873,8 +876,6 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
             }
             if (ss->type[i] != KING)
                 can_be[c] |= ss->reach[i];
-            if (ss->type[i] == PAWN)
-                pawn_can_be[c] |= ss->reach[i];
         }
         bb_t fixed_all = fixed[WHITE] | fixed[BLACK];
         for (int i = 0; i < ss->n; i++) {
@@ -888,11 +889,11 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 if (c == WHITE) {
                     push = (r << 8) & ~fixed_all;
                     dbl = ((push & 0x0000000000FF0000ULL) << 8) & ~fixed_all;
-                    ep_caps = (pawn_can_be[BLACK] & 0x000000FF00000000ULL) << 8;
+                    ep_caps = (p->pc[BLACK][PAWN] & 0x00FF000000000000ULL) >> 8;
                 } else {
                     push = (r >> 8) & ~fixed_all;
                     dbl = ((push & 0x0000FF0000000000ULL) >> 8) & ~fixed_all;
-                    ep_caps = (pawn_can_be[WHITE] & 0x00000000FF000000ULL) >> 8;
+                    ep_caps = (p->pc[WHITE][PAWN] & 0x000000000000FF00ULL) << 8;
                 }
                 /* Two pawns of opposite colours on one file, each never
                  * leaving it and the one ahead never taken, never pass each
@@ -912,6 +913,10 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 }
                 for (bb_t x = r; x;)
                     caps |= T->pawn[c][pop_lsb(&x)];
+                /* en passant: past a pawn still on its first square
+                 * (pawns never return there), or the capture the FEN offers */
+                if (p->ep != NO_SQ && p->stm == c)
+                    ep_caps |= BIT(p->ep);
                 bb_t ep_hits = caps & ep_caps & ep_rank[c];
                 caps &= can_be[!c] | ep_hits;
                 nr |= push | dbl | caps;
@@ -944,7 +949,7 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                     changed = true;
                 }
             }
-            if (nr != r) {
+            if (nr != r) { DBG_CHANGE(i, r, nr);
                 ss->reach[i] = nr;
                 changed = true;
             }
@@ -966,10 +971,9 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
  * DP over the jobs (at most 9) decides whether one option per piece covers
  * them all.  Occupancy beyond the fixed pieces, pins, interpositions and
  * captures of the checker are ignored: the test only errs towards "yes". */
-static bool ss_mate_possible(const tables_t *T, const dpos_t *p, const ss_t *ss, int w, int s,
-                             bb_t region, bb_t fixed_all, const bb_t *reach_att)
+static bool ss_mate_possible(const tables_t *T, const ss_t *ss, int w, int s, bb_t region, bb_t fixed_all,
+                             const bb_t *reach_att)
 {
-    const int l = !w;
     int jobsq[9], nj = 1;
     jobsq[0] = s;
     for (bb_t f = T->king[s] & region; f;)
@@ -1048,8 +1052,7 @@ static bool ss_mate_possible(const tables_t *T, const dpos_t *p, const ss_t *ss,
  * loser's king could ever stand on could a mate be put together (above). */
 static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, int w)
 {
-    const int l = !w;
-    bb_t region = ss->reach[ss->at[p->ksq[l]]];
+    bb_t region = ss->reach[ss->at[p->ksq[!w]]];
     bb_t fixed_all = 0, checks = 0;
     bb_t reach_att[32];
     for (int i = 0; i < ss->n; i++)
@@ -1068,7 +1071,7 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
         checks |= reach_att[i];
     }
     for (checks &= region; checks;)
-        if (ss_mate_possible(T, p, ss, w, pop_lsb(&checks), region, fixed_all, reach_att))
+        if (ss_mate_possible(T, ss, w, pop_lsb(&checks), region, fixed_all, reach_att))
             return false;
     return true;
 }

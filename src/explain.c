@@ -425,7 +425,7 @@ static void explain_fifty(strbuf_t *out, const replay_t *rp, uint32_t p)
 }
 
 /* What one fact at ply p means; the replay's positions are used if known. */
-static void explain_fact(strbuf_t *out, const arb_game *g, const replay_t *rp, bool known, arb_fact f, uint32_t p)
+static void explain_fact(strbuf_t *out, const replay_t *rp, bool known, arb_fact f, uint32_t p)
 {
     const board_t *b = known ? &rp->ply[p].pos : NULL;
     int stm = b ? b->stm : -1;
@@ -436,6 +436,9 @@ static void explain_fact(strbuf_t *out, const arb_game *g, const replay_t *rp, b
                          "    %s wins, %s.\n", side_name(stm), side_name(!stm), stm == WHITE ? "0-1" : "1-0");
         else
             strbuf_puts(out, "  Checkmate (FIDE 5.1.1): the side to move is mated.\n");
+        if (b && b->halfmove >= 150)
+            strbuf_puts(out, "    The halfmove clock reached 150 with this move: checkmate\n"
+                             "    takes precedence over the seventy-five-move rule (FIDE 9.6.2).\n");
         break;
     case ARB_STALEMATE:
         bprintf(out, "  Stalemate (FIDE 5.2.1): %s has no legal move and is not in check;\n"
@@ -479,7 +482,6 @@ static void explain_fact(strbuf_t *out, const arb_game *g, const replay_t *rp, b
     default:
         break;
     }
-    (void)g;
 }
 
 static const char *verdict_words(arb_verdict v)
@@ -538,7 +540,7 @@ static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool kn
     bprintf(out, "  %-12s %u %s, status %s\n", "Replayed", (unsigned)g->plies, g->plies == 1 ? "ply" : "plies",
             arb_status_name(g->status));
     if (g->has_end) {
-        bprintf(out, "  %-12s by %s at ply %d", "Ended", arb_fact_name(g->end_reason), (int)g->end_ply);
+        bprintf(out, "  %-12s by %s at ply %d", "Ended", report_fact_words(g->end_reason), (int)g->end_ply);
         if (g->end_move && g->end_move[0])
             bprintf(out, " (%s)", g->end_move);
         uint32_t after = g->plies - (uint32_t)g->end_ply;
@@ -556,11 +558,11 @@ static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool kn
                 q++;
             if (q == rp->n)
                 continue;
-            bprintf(out, "%s%u at ply %u", any ? "; " : "  Clock        ", marks[i], (unsigned)q);
+            bprintf(out, "%s%u ", any ? "; " : "  Clock        ", marks[i]);
             if (q == 0)
-                bprintf(out, " (%u in the start position)", (unsigned)rp->ply[0].pos.halfmove);
+                bprintf(out, "already at the start (%u)", (unsigned)rp->ply[0].pos.halfmove);
             else
-                bprintf(out, " (%s)", rp->ply[q].move);
+                bprintf(out, "at ply %u (%s)", (unsigned)q, rp->ply[q].move);
             any = true;
         }
         if (any)
@@ -594,9 +596,11 @@ static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool k
     header(out, g, rp, known, name, opt);
 
     if (g->has_error) {
-        bprintf(out, "\nError at line %llu, column %u", (unsigned long long)g->error.line, (unsigned)g->error.col);
+        /* No line and column: pgn[] may be one game cut out of a file, and
+         * the caller's diagnostics already say where it is. */
+        strbuf_puts(out, "\nError");
         if (g->error.move[0]) {
-            bprintf(out, ", ply %u, move \"", (unsigned)g->error.ply);
+            bprintf(out, " at ply %u, move \"", (unsigned)g->error.ply);
             put_clean(out, g->error.move);
             strbuf_puts(out, "\"");
         }
@@ -631,7 +635,7 @@ static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool k
         strbuf_puts(out, "\n");
         for (int f = 0; f < ARB_FACT_COUNT; f++)
             if (g->first[f] == plies[i])
-                explain_fact(out, g, rp, known, (arb_fact)f, p);
+                explain_fact(out, rp, known, (arb_fact)f, p);
         if (known)
             diagram(out, &rp->ply[p].pos, ascii);
     }

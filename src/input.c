@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -25,6 +26,8 @@ struct input {
     z_stream z;
     ZSTD_DStream *zs;
     bool frame_open;          /* inside a compressed frame: EOF now means truncated */
+    uint64_t consumed;        /* bytes read from the file */
+    uint64_t size;            /* size of a regular file, 0 otherwise */
 };
 
 static ssize_t fill(input_t *in, char *err, size_t cap)
@@ -41,6 +44,7 @@ static ssize_t fill(input_t *in, char *err, size_t cap)
         }
         in->raw_pos = 0;
         in->raw_len = (size_t)n;
+        in->consumed += (uint64_t)n;
         if (n == 0)
             in->raw_eof = true;
         return n;
@@ -76,7 +80,11 @@ input_t *input_open(const char *path, char *err, size_t cap)
         if (n == 0)
             in->raw_eof = true;
         in->raw_len += (size_t)n;
+        in->consumed += (uint64_t)n;
     }
+    struct stat sb;
+    if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode))
+        in->size = (uint64_t)sb.st_size;
     const unsigned char *m = in->raw;
     if (in->raw_len >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
         in->codec = GZIP;
@@ -116,6 +124,8 @@ static ssize_t read_plain(input_t *in, unsigned char *buf, size_t cap, char *err
             snprintf(err, ecap, "read error: %s", strerror(errno));
         if (n == 0)
             in->raw_eof = true;
+        if (n > 0)
+            in->consumed += (uint64_t)n;
         return n;
     }
 }
@@ -187,6 +197,12 @@ ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
     case ZSTD: return read_zstd(in, buf, cap, err, ecap);
     default: return read_plain(in, buf, cap, err, ecap);
     }
+}
+
+void input_position(const input_t *in, uint64_t *done, uint64_t *size)
+{
+    *done = in->consumed - (in->raw_len - in->raw_pos);
+    *size = in->size;
 }
 
 bool input_is_compressed(const input_t *in)

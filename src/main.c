@@ -19,7 +19,8 @@
 enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
-    OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
+    OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
+    OPT_PROGRESS, OPT_COLOR,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -55,6 +56,13 @@ static const struct option_spec {
       "replay on N threads (default: the number of cores); the\n"
       "output is the same for every N" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
+    { "progress", OPT_PROGRESS, no_argument, NULL,
+      "show a progress line on stderr even when it is not a terminal\n"
+      "(by default: only on a terminal, for large or piped input)" },
+    { "quiet", OPT_QUIET, no_argument, NULL, "no progress line" },
+    { "color", OPT_COLOR, required_argument, "WHEN",
+      "colour the verdicts and --check lines: auto (default: when\n"
+      "writing to a terminal and NO_COLOR is not set), always, never" },
     { "allow-null-moves", OPT_NULLMOVES, no_argument, NULL,
       "replay null moves (--, Z0, 0000, @@@@) as a pass instead of\n"
       "marking the game illegal" },
@@ -140,7 +148,7 @@ static cli_t parse_options(int argc, char **argv)
     }
     longopts[NOPTIONS] = (struct option){ 0 };
     shortopts[ns] = '\0';
-    int c;
+    int c, color = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
@@ -151,6 +159,14 @@ static cli_t parse_options(int argc, char **argv)
             printf("pgn-arbiter %s\n", arb_version());
             exit(fclose(stdout) == 0 ? 0 : EXIT_USAGE);
         case OPT_JSON: cli.json = true; break;
+        case OPT_PROGRESS: cli.progress = 1; break;
+        case OPT_QUIET: cli.progress = -1; break;
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") == 0) color = 0;
+            else if (strcmp(optarg, "always") == 0) color = 1;
+            else if (strcmp(optarg, "never") == 0) color = -1;
+            else usage_error("--color: '%s' is not auto, always or never", optarg);
+            break;
         case OPT_SUMMARY: cli.summary = true; break;
         case OPT_ONLY: cli.only = parse_facts(optarg); break;
         case OPT_NULLMOVES: cli.lib.allow_null_moves = true; break;
@@ -186,6 +202,9 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
+    bool no_color = getenv("NO_COLOR") && *getenv("NO_COLOR");
+    cli.color_out = color > 0 || (color == 0 && !no_color && isatty(1));
+    cli.color_problems = color > 0 || (color == 0 && !no_color && isatty(cli.fix ? 2 : 1));
     if (cli.threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cli.threads = n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
@@ -277,7 +296,7 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     if (cli->check || cli->fix) {
         /* --fix alone counts problems for the summary line without listing them. */
         size_t mark = problems->len, nmark = problems->nnumbers;
-        report_check(problems, g, name, cli->strict, &st->problems);
+        report_check_color(problems, g, name, cli->strict, cli->color_problems, &st->problems);
         if (!cli->check) {
             problems->len = mark;
             problems->nnumbers = nmark;
@@ -296,7 +315,7 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     if (cli->json)
         report_json(out, g, name);
     else
-        report_text(out, g, name);
+        report_text_color(out, g, name, cli->color_out);
 }
 
 bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
@@ -369,6 +388,9 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
             ok = false;
             break;
         }
+        uint64_t done_bytes, size;
+        input_position(in, &done_bytes, &size);
+        progress_update(&st->progress, done_bytes, st->games);
     }
     if (w && ok && !st->stop)
         rewrite_finish(w, &out);
@@ -403,8 +425,14 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
         input_close(in);
         return false;
     }
+    /* A progress line for large or piped input read into a terminal. */
+    uint64_t done_bytes, size;
+    input_position(in, &done_bytes, &size);
+    bool show = cli->progress > 0 || (cli->progress == 0 && isatty(2) && (size == 0 || size >= (64u << 20)));
+    progress_start(&st->progress, show, path, size);
     bool ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
                                : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
+    progress_end(&st->progress);
     input_close(in);
     return ok;
 }

@@ -357,6 +357,9 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         }
         base += j->stats.games;
         cli_add_stats(st, &j->stats);
+        uint64_t done_bytes, size;
+        input_position(in, &done_bytes, &size);
+        progress_update(&st->progress, done_bytes, st->games);
         dequeue(&p, 0);
         job_free(j);
     }

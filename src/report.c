@@ -277,6 +277,17 @@ static const char *tag_of(const arb_game *g, const char *name)
 
 void report_text(strbuf_t *b, const arb_game *g, const char *file)
 {
+    report_text_color(b, g, file, false);
+}
+
+/* ANSI colours for terminals, as compilers use them. */
+#define SGR_RESET "\033[0m"
+static const char *const verdict_color[5] = {
+    "\033[32m", "\033[1;31m", "\033[33m", "\033[36m", "\033[1;35m",
+};
+
+void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool color)
+{
     char tmp[64];
     text_field(b, file);
     strbuf_append(b, ":", 1);
@@ -292,7 +303,11 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
     strbuf_append(b, "\t", 1);
     text_field(b, g->adjudicated);
     strbuf_append(b, "\t", 1);
+    if (color)
+        strbuf_puts(b, verdict_color[g->verdict]);
     strbuf_puts(b, arb_verdict_name(g->verdict));
+    if (color)
+        strbuf_puts(b, SGR_RESET);
     strbuf_append(b, "\t", 1);
 
     bool any = false;
@@ -332,13 +347,16 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
 
 /* One problem line. */
 static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t line, uint32_t col,
-                    bool error, const char *fmt, const char *a, const char *c, const char *d)
+                    bool error, bool color, const char *fmt, const char *a, const char *c, const char *d)
 {
     char head[96], text[400];
     const char *white = tag_of(g, "White"), *black = tag_of(g, "Black");
+    if (color)
+        strbuf_puts(b, "\033[1m");
     text_field(b, file);
-    snprintf(head, sizeof head, ":%llu:%u: %s: game ", (unsigned long long)(line ? line : g->where.line),
-             (unsigned)(col ? col : 1), error ? "error" : "warning");
+    snprintf(head, sizeof head, ":%llu:%u:%s %s%s:%s game ", (unsigned long long)(line ? line : g->where.line),
+             (unsigned)(col ? col : 1), color ? SGR_RESET : "", color ? (error ? "\033[1;31m" : "\033[1;35m") : "",
+             error ? "error" : "warning", color ? SGR_RESET : "");
     strbuf_puts(b, head);
     report_game_number(b, g->number);
     strbuf_puts(b, " (");
@@ -353,10 +371,16 @@ static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t l
 
 void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts)
 {
+    report_check_color(b, g, file, strict, false, counts);
+}
+
+void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
+                        report_counts_t *counts)
+{
 #define PROBLEM(is_error, line, col, fmt, a, c, d)                                   \
     do {                                                                          \
         bool e_ = (is_error) || strict;                                           \
-        problem(b, file, g, (line), (col), e_, (fmt), (a), (c), (d));             \
+        problem(b, file, g, (line), (col), e_, color, (fmt), (a), (c), (d));      \
         if (e_) counts->errors++; else counts->warnings++;                        \
     } while (0)
     char ply[24];

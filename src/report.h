@@ -48,6 +48,9 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file);
  * adjudicated, verdict, facts; tab-separated, one line. */
 void report_text(strbuf_t *b, const arb_game *g, const char *file);
 
+/* The same, with the verdict in ANSI colour when color is true. */
+void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool color);
+
 /* Problems found in one game, counted by kind. */
 typedef struct report_counts {
     unsigned long long errors, warnings;
@@ -60,6 +63,10 @@ typedef struct report_counts {
  * contradicts the marker.  Warnings: moves after the end, a missing Result
  * tag or marker, an unfinished game, an unsupported variant. */
 void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts);
+
+/* The same, with "error" and "warning" in ANSI colour when color is true. */
+void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
+                        report_counts_t *counts);
 
 /* Words for a fact in text output ("threefold claimable"). */
 const char *report_fact_words(arb_fact f);
