@@ -31,6 +31,7 @@ typedef struct stats {
     report_counts_t problems;
     bool stop;                     /* --max-errors reached */
     progress_t progress;           /* the progress line of the input being read */
+    uint64_t games_before;         /* games read before the input being read */
 } stats_t;
 
 /* Records game g of input `name`: totals into st, the report or rewritten

@@ -584,6 +584,7 @@ struct dead_search {
     unsigned long limit;     /* the running search stops at this count */
     bool interrupted;        /* the running search cut something off: no proof */
     bool use_tt;
+    bool plain;              /* every ply costs 1: no rewards, no punishments */
     int winner;              /* colour whose mate is sought */
     int max_depth;           /* plies of the current iteration, before rewards */
     int mate_len;
@@ -591,6 +592,9 @@ struct dead_search {
     frame_t *frames;         /* MAX_PLY + 1: position and moves per ply */
     dmove_t path[MAX_PLY];
     dmove_t mate[MAX_PLY];
+    struct bfs_node *queue;  /* the breadth-first stage, allocated when first needed */
+    uint64_t *seen;          /* its hash set of keys, 0 = free */
+    size_t queue_cap, seen_mask;
 };
 
 dead_search_t *dead_search_new(size_t node_budget)
@@ -620,6 +624,8 @@ void dead_search_free(dead_search_t *s)
         return;
     free(s->tt);
     free(s->frames);
+    free(s->queue);
+    free(s->seen);
     free(s);
 }
 
@@ -772,6 +778,8 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
                 var = V_PUNISH;
         }
         int nd = depth + 1;
+        if (s->plain)
+            var = V_NORMAL, past_progress = false;
         if (var == V_REWARD || (var == V_NORMAL && past_progress))
             nd = depth;
         else if (var == V_PUNISH)
@@ -787,8 +795,9 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
 }
 
 /* One helpmate search from frames[0] with the given depth and node cap. */
-static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt)
+static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt, bool plain)
 {
+    s->plain = plain;
     s->max_depth = max_depth;
     s->limit = s->nodes + nodes < s->budget ? s->nodes + nodes : s->budget;
     s->interrupted = false;
@@ -818,6 +827,12 @@ static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, boo
  * legal moves every position reached keeps each piece inside its reach and
  * each fixed piece on its square. */
 
+#ifndef DBG_PAWN
+#define DBG_PAWN(i, a, b, c, d) ((void)0)
+#endif
+#ifndef DBG_CLEAR
+#define DBG_CLEAR(i, j) ((void)0)
+#endif
 #ifndef DBG_CHANGE
 #define DBG_CHANGE(i, r, nr) ((void)0)
 #endif
@@ -827,6 +842,7 @@ typedef struct ss {
     bool promo[32];     /* may promote: reach is everything */
     bool clear[32];
     bb_t reach[32];
+    bb_t last_allowed[32], last_blockers[32]; /* inputs of a piece's last expansion */
     int8_t at[64];      /* piece index by its square now, -1 if empty */
 } ss_t;
 
@@ -842,6 +858,7 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
         ss->promo[i] = false;
         ss->clear[i] = false;
         ss->reach[i] = BIT(s);
+        ss->last_allowed[i] = ss->last_blockers[i] = 0;
         ss->at[s] = (int8_t)i;
     }
     /* Castling takes king and rook to their squares in one move. */
@@ -868,11 +885,18 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 hits[c] |= ss->reach[i];
             }
             if (!ss->clear[i]) {
-                fixed[c] |= BIT(ss->sq[i]);
-                if (ss->type[i] == PAWN)
-                    guard[c] |= T->pawn[c][ss->sq[i]];
-                else if (ss->type[i] == KING)
-                    guard[c] |= T->king[ss->sq[i]];
+                /* what a piece that never moves attacks whatever else moves:
+                 * everything a pawn, knight or king attacks, the first
+                 * square of each line of a slider */
+                int x = ss->sq[i];
+                fixed[c] |= BIT(x);
+                switch (ss->type[i]) {
+                case PAWN: guard[c] |= T->pawn[c][x]; break;
+                case KNIGHT: guard[c] |= T->knight[x]; break;
+                case BISHOP: guard[c] |= T->king[x] & bishop_att(T, x, ALL_BB); break;
+                case ROOK: guard[c] |= T->king[x] & rook_att(T, x, ALL_BB); break;
+                default: guard[c] |= T->king[x]; break;
+                }
             }
             if (ss->type[i] != KING)
                 can_be[c] |= ss->reach[i];
@@ -889,11 +913,13 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 if (c == WHITE) {
                     push = (r << 8) & ~fixed_all;
                     dbl = ((push & 0x0000000000FF0000ULL) << 8) & ~fixed_all;
-                    ep_caps = (p->pc[BLACK][PAWN] & 0x00FF000000000000ULL) >> 8;
+                    ep_caps = (p->pc[BLACK][PAWN] & 0x00FF000000000000ULL) >> 8 & ~fixed_all;
+                    ep_caps &= ~(fixed_all << 8);
                 } else {
                     push = (r >> 8) & ~fixed_all;
                     dbl = ((push & 0x0000FF0000000000ULL) >> 8) & ~fixed_all;
-                    ep_caps = (p->pc[WHITE][PAWN] & 0x000000000000FF00ULL) << 8;
+                    ep_caps = (p->pc[WHITE][PAWN] & 0x000000000000FF00ULL) << 8 & ~fixed_all;
+                    ep_caps &= ~(fixed_all >> 8);
                 }
                 /* Two pawns of opposite colours on one file, each never
                  * leaving it and the one ahead never taken, never pass each
@@ -918,8 +944,8 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 if (p->ep != NO_SQ && p->stm == c)
                     ep_caps |= BIT(p->ep);
                 bb_t ep_hits = caps & ep_caps & ep_rank[c];
-                caps &= can_be[!c] | ep_hits;
-                nr |= push | dbl | caps;
+                caps &= (can_be[!c] | ep_hits) & ~fixed[c];
+                nr |= push | dbl | caps; DBG_PAWN(i, push, dbl, caps, ep_hits);
                 taken = caps & p->pc[!c][0];
                 for (bb_t x = ep_hits; x;) {
                     int e = pop_lsb(&x);
@@ -933,6 +959,13 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                 bb_t allowed = ~fixed[c] & ~fixed_king;
                 if (type == KING)
                     allowed &= ~guard[!c];
+                /* the reach is closed under the moves of the last pass: only
+                 * new freedom (fewer fixed pieces) can extend it */
+                bb_t blockers = type == KNIGHT || type == KING ? 0 : fixed_all;
+                if (ss->last_allowed[i] == allowed && ss->last_blockers[i] == blockers)
+                    continue;
+                ss->last_allowed[i] = allowed;
+                ss->last_blockers[i] = blockers;
                 bb_t front = r;
                 while (front) {
                     int s = pop_lsb(&front);
@@ -945,7 +978,7 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
             for (taken &= ~BIT(ss->sq[i]); taken;) {
                 int j = ss->at[pop_lsb(&taken)];
                 if (j >= 0 && !ss->clear[j]) {
-                    ss->clear[j] = true;
+                    ss->clear[j] = true; DBG_CLEAR(i, j);
                     changed = true;
                 }
             }
@@ -971,8 +1004,8 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
  * DP over the jobs (at most 9) decides whether one option per piece covers
  * them all.  Occupancy beyond the fixed pieces, pins, interpositions and
  * captures of the checker are ignored: the test only errs towards "yes". */
-static bool ss_mate_possible(const tables_t *T, const ss_t *ss, int w, int s, bb_t region, bb_t fixed_all,
-                             const bb_t *reach_att)
+static bool ss_mate_possible(const tables_t *T, const ss_t *ss, int w, int s, bb_t region,
+                             const bb_t *reach_att, bb_t (*att_from)[64])
 {
     int jobsq[9], nj = 1;
     jobsq[0] = s;
@@ -991,10 +1024,7 @@ static bool ss_mate_possible(const tables_t *T, const ss_t *ss, int w, int s, bb
             if (!(reach_att[i] & jobs))
                 continue;
             for (bb_t r = ss->reach[i]; r;) {
-                int x = pop_lsb(&r);
-                bb_t a = ss->promo[i] ? (bishop_att(T, x, fixed_all) | rook_att(T, x, fixed_all) | T->knight[x])
-                                      : piece_att(T, type, w, x, fixed_all);
-                a &= jobs;
+                bb_t a = att_from[i][pop_lsb(&r)] & jobs;
                 if (!a)
                     continue;
                 unsigned m = 0;
@@ -1055,6 +1085,7 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
     bb_t region = ss->reach[ss->at[p->ksq[!w]]];
     bb_t fixed_all = 0, checks = 0;
     bb_t reach_att[32];
+    bb_t att_from[32][64]; /* attacks of piece i from square x of its reach */
     for (int i = 0; i < ss->n; i++)
         if (!ss->clear[i])
             fixed_all |= BIT(ss->sq[i]);
@@ -1062,16 +1093,17 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
         reach_att[i] = 0;
         if (ss->color[i] != w || ss->type[i] == KING)
             continue;
-        if (ss->promo[i]) {
-            reach_att[i] = ALL_BB;
-        } else {
-            for (bb_t r = ss->reach[i]; r;)
-                reach_att[i] |= piece_att(T, ss->type[i], w, pop_lsb(&r), fixed_all);
+        for (bb_t r = ss->reach[i]; r;) {
+            int x = pop_lsb(&r);
+            bb_t a = ss->promo[i] ? bishop_att(T, x, fixed_all) | rook_att(T, x, fixed_all) | T->knight[x]
+                                  : piece_att(T, ss->type[i], w, x, fixed_all);
+            att_from[i][x] = a;
+            reach_att[i] |= a;
         }
         checks |= reach_att[i];
     }
     for (checks &= region; checks;)
-        if (ss_mate_possible(T, ss, w, pop_lsb(&checks), region, fixed_all, reach_att))
+        if (ss_mate_possible(T, ss, w, pop_lsb(&checks), region, reach_att, att_from))
             return false;
     return true;
 }
@@ -1111,6 +1143,158 @@ static enum dead_answer semi_static(dead_search_t *s, int ply)
 }
 
 /* ------------------------------------------------------------------------
+ * Breadth-first exhaustion.
+ *
+ * Every position reachable from the root, each expanded once, in a queue of
+ * compact positions; a mate found is a shortest one.  Children reached by a
+ * capture, a pawn move or a promotion are dropped when the semi-static pass
+ * proves them unwinnable (nothing below them can mate).  When the queue
+ * empties, no position reachable mates: a proof. */
+
+typedef struct bfs_node {
+    uint64_t key;
+    bb_t occ;
+    uint8_t code[16];   /* piece codes of the occupied squares, 4 bits each, in square order */
+    uint8_t stm, castle, ep;
+    uint16_t ply;       /* distance from the root */
+    uint32_t parent;    /* queue index, UINT32_MAX for the root */
+    dmove_t move;       /* from the parent */
+} bfs_node_t;
+
+static void bfs_pack(const dpos_t *p, bfs_node_t *n)
+{
+    memset(n->code, 0, sizeof n->code);
+    n->key = p->key;
+    n->occ = p->occ;
+    int k = 0;
+    for (bb_t o = p->occ; o; k++) {
+        int s = pop_lsb(&o);
+        n->code[k >> 1] |= (uint8_t)(p->sq[s] << ((k & 1) * 4));
+    }
+    n->stm = p->stm;
+    n->castle = p->castle;
+    n->ep = p->ep;
+}
+
+/* crook comes from the root: rights only ever disappear. */
+static void bfs_unpack(const bfs_node_t *n, const dpos_t *root, dpos_t *p)
+{
+    memset(p, 0, sizeof *p);
+    int k = 0;
+    for (bb_t o = n->occ; o; k++) {
+        int s = pop_lsb(&o), pc = (n->code[k >> 1] >> ((k & 1) * 4)) & 15;
+        bb_t b = BIT(s);
+        p->sq[s] = (uint8_t)pc;
+        p->pc[PIECE_COLOR(pc)][PIECE_TYPE(pc)] |= b;
+        p->pc[PIECE_COLOR(pc)][0] |= b;
+        if (PIECE_TYPE(pc) == KING)
+            p->ksq[PIECE_COLOR(pc)] = (uint8_t)s;
+    }
+    p->occ = n->occ;
+    p->key = n->key;
+    p->stm = n->stm;
+    p->castle = n->castle;
+    p->ep = n->ep;
+    memcpy(p->crook, root->crook, sizeof p->crook);
+}
+
+/* Adds key to the seen set; false if it was there already. */
+static bool seen_add(dead_search_t *s, uint64_t key)
+{
+    if (key == 0)
+        key = 1;
+    for (size_t i = (size_t)(key >> 7) & s->seen_mask;; i = (i + 1) & s->seen_mask) {
+        if (s->seen[i] == key)
+            return false;
+        if (s->seen[i] == 0) {
+            s->seen[i] = key;
+            return true;
+        }
+    }
+}
+
+static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
+{
+    ss_t ss;
+    ss_saturate(T, p, &ss);
+    return ss_unwinnable(T, p, &ss, w);
+}
+
+static enum dead_answer bfs_exhaust(dead_search_t *s)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner;
+    const dpos_t *root = &s->frames[0].pos;
+    size_t cap = s->budget / 2 < 4096 ? 4096 : s->budget / 2;
+    if (s->queue_cap != cap) {
+        free(s->queue);
+        free(s->seen);
+        size_t hs = 1;
+        while (hs < 2 * cap)
+            hs *= 2;
+        s->queue = malloc(cap * sizeof *s->queue);
+        s->seen = malloc(hs * sizeof *s->seen);
+        if (!s->queue || !s->seen) {
+            free(s->queue);
+            free(s->seen);
+            s->queue = NULL;
+            s->seen = NULL;
+            s->queue_cap = 0;
+            return DEAD_UNDETERMINED;
+        }
+        s->queue_cap = cap;
+        s->seen_mask = hs - 1;
+    }
+    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
+    dpos_t p, q;
+    dmove_t *moves = s->frames[1].moves;
+    size_t head = 0, tail = 1;
+    bfs_pack(root, &s->queue[0]);
+    s->queue[0].parent = UINT32_MAX;
+    s->queue[0].ply = 0;
+    seen_add(s, root->key);
+    for (; head < tail; head++) {
+        if (s->nodes >= s->budget)
+            return DEAD_UNDETERMINED;
+        s->nodes++;
+        const bfs_node_t *node = &s->queue[head];
+        bfs_unpack(node, root, &p);
+        int n = gen_legal(T, &p, moves);
+        if (n == 0) {
+            if (p.stm != w && in_check(T, &p)) {
+                int len = node->ply;
+                s->mate_len = len;
+                for (size_t i = head; s->queue[i].parent != UINT32_MAX; i = s->queue[i].parent)
+                    s->mate[--len] = s->queue[i].move;
+                return DEAD_WINNABLE;
+            }
+            continue;
+        }
+        if (node->ply >= MAX_PLY - 1)
+            return DEAD_UNDETERMINED;
+        for (int i = 0; i < n; i++) {
+            do_move(T, &p, moves[i], &q);
+            if (!seen_add(s, q.key))
+                continue;
+            if (material_cannot_win(&q, w))
+                continue;
+            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN;
+            if (structure && ss_proves(T, &q, w))
+                continue;
+            if (tail == s->queue_cap)
+                return DEAD_UNDETERMINED;
+            bfs_node_t *child = &s->queue[tail++];
+            bfs_pack(&q, child);
+            child->parent = (uint32_t)head;
+            child->ply = (uint16_t)(node->ply + 1);
+            child->move = moves[i];
+            node = &s->queue[head];
+        }
+    }
+    return DEAD_UNWINNABLE;
+}
+
+/* ------------------------------------------------------------------------
  * The stages. */
 
 static enum dead_answer analyse(dead_search_t *s)
@@ -1128,7 +1312,7 @@ static enum dead_answer analyse(dead_search_t *s)
         return DEAD_UNWINNABLE;
 
     s->stage = 3;
-    if (run_search(s, 2, QUICK_NODES, false))
+    if (run_search(s, 2, QUICK_NODES, false, false))
         return DEAD_WINNABLE;
     if (!s->interrupted)
         return DEAD_UNWINNABLE;
@@ -1140,12 +1324,17 @@ static enum dead_answer analyse(dead_search_t *s)
 
     s->stage = 5;
     tt_new_generation(s);
-    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget; depth++) {
-        if (run_search(s, depth, ITER_NODES, true))
+    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget / 2; depth++) {
+        if (run_search(s, depth, ITER_NODES, true, false))
             return DEAD_WINNABLE;
         if (!s->interrupted)
             return DEAD_UNWINNABLE;
     }
+
+    s->stage = 7;
+    a = bfs_exhaust(s);
+    if (a != DEAD_UNDETERMINED)
+        return a;
 
     s->stage = 6;
     n = gen_legal(T, root, s->frames[0].moves);

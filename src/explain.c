@@ -540,7 +540,11 @@ static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool kn
     bprintf(out, "  %-12s %u %s, status %s\n", "Replayed", (unsigned)g->plies, g->plies == 1 ? "ply" : "plies",
             arb_status_name(g->status));
     if (g->has_end) {
-        bprintf(out, "  %-12s by %s at ply %d", "Ended", report_fact_words(g->end_reason), (int)g->end_ply);
+        /* Under --rules=claim a claim ends the game at its first chance. */
+        const char *how = g->end_reason == ARB_THREEFOLD ? "a threefold repetition claim"
+                          : g->end_reason == ARB_FIFTY   ? "a fifty-move rule claim"
+                                                         : report_fact_words(g->end_reason);
+        bprintf(out, "  %-12s by %s at ply %d", "Ended", how, (int)g->end_ply);
         if (g->end_move && g->end_move[0])
             bprintf(out, " (%s)", g->end_move);
         uint32_t after = g->plies - (uint32_t)g->end_ply;

@@ -1,5 +1,6 @@
 /* main.c: the pgn-arbiter command line.  The only place that talks to the
  * user: options, files, diagnostics, exit codes. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -20,7 +21,7 @@ enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
-    OPT_PROGRESS, OPT_COLOR,
+    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -66,6 +67,9 @@ static const struct option_spec {
     { "allow-null-moves", OPT_NULLMOVES, no_argument, NULL,
       "replay null moves (--, Z0, 0000, @@@@) as a pass instead of\n"
       "marking the game illegal" },
+    { "no-facts", OPT_NO_FACTS, no_argument, NULL,
+      "replay and check the moves but record no rule facts (to\n"
+      "measure what the facts cost; the verdicts are then meaningless)" },
     { "help", OPT_HELP, no_argument, NULL, "show this help and exit" },
     { "version", OPT_VERSION, no_argument, NULL, "show the version and exit" },
 };
@@ -136,7 +140,7 @@ static cli_t parse_options(int argc, char **argv)
     cli_t cli = { .lib = { .allow_null_moves = false, .policy = ARB_RULES_FIDE },
                   .rewrite = { .annotate = true, .truncate = false } };
     struct option longopts[NOPTIONS + 1];
-    char shortopts[2 * NOPTIONS + 1];
+    char shortopts[2 * NOPTIONS + 2];
     size_t ns = 0;
     for (size_t i = 0; i < NOPTIONS; i++) {
         longopts[i] = (struct option){ option_table[i].name, option_table[i].has_arg, NULL, option_table[i].id };
@@ -148,6 +152,9 @@ static cli_t parse_options(int argc, char **argv)
     }
     longopts[NOPTIONS] = (struct option){ 0 };
     shortopts[ns] = '\0';
+    /* A leading ':' makes getopt tell a missing argument from an unknown option. */
+    memmove(shortopts + 1, shortopts, ns + 1);
+    shortopts[0] = ':';
     int c, color = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -170,6 +177,7 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_SUMMARY: cli.summary = true; break;
         case OPT_ONLY: cli.only = parse_facts(optarg); break;
         case OPT_NULLMOVES: cli.lib.allow_null_moves = true; break;
+        case OPT_NO_FACTS: cli.lib.legality_only = true; break;
         case OPT_CHECK: cli.check = true; break;
         case OPT_STRICT: cli.strict = true; break;
         case OPT_FIX: cli.fix = true; break;
@@ -197,6 +205,9 @@ static cli_t parse_options(int argc, char **argv)
             if (strcmp(optarg, "fide") == 0) cli.lib.policy = ARB_RULES_FIDE;
             else if (strcmp(optarg, "claim") == 0) cli.lib.policy = ARB_RULES_CLAIM;
             else usage_error("--rules: unknown policy '%s' (fide or claim)", optarg);
+            break;
+        case ':':
+            usage_error("option '%s' needs an argument", argv[optind - 1]);
             break;
         default:
             usage_error("unrecognised option '%s'", argv[optind - 1]);
@@ -354,7 +365,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
         }
         if (n < 0) {
             fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, err,
-                    (unsigned long long)st->games);
+                    (unsigned long long)(st->games - st->games_before));
             ok = false;
             break;
         }
@@ -430,6 +441,7 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
     input_position(in, &done_bytes, &size);
     bool show = cli->progress > 0 || (cli->progress == 0 && isatty(2) && (size == 0 || size >= (64u << 20)));
     progress_start(&st->progress, show, path, size);
+    st->games_before = st->games;
     bool ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
                                : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
     progress_end(&st->progress);
@@ -447,40 +459,62 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
         fprintf(stderr, "pgn-arbiter: --in-place needs files, not standard input\n");
         return false;
     }
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", path, errno ? strerror(errno) : "not a regular file");
+    if (stat(path, &sb) != 0) {
+        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", path, strerror(errno));
         return false;
     }
+    if (!S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "pgn-arbiter: %s: error: not a regular file\n", path);
+        return false;
+    }
+    /* Rewrite what a symbolic link points to, not the link; messages name the file as given. */
+    const char *name = path;
+    char *real = realpath(path, NULL);
+    if (real)
+        path = real;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     size_t need = strlen(path) + 32;
     char *tmp = malloc(need);
     if (!tmp) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", path);
+        free(real);
         return false;
     }
     snprintf(tmp, need, "%.*s.%s.pgn-arbiter-XXXXXX", (int)dirlen, path, path + dirlen);
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
-        fprintf(stderr, "pgn-arbiter: %s: error: cannot create a temporary file: %s\n", path, strerror(errno));
+        fprintf(stderr, "pgn-arbiter: %s: error: cannot create a temporary file: %s\n", name, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(tmp);
         }
         free(tmp);
+        free(real);
         return false;
     }
+    /* The new file keeps the old one's permissions and, where allowed, owner. */
     bool ok = fchmod(fd, sb.st_mode & 07777) == 0;
+    if (fchown(fd, sb.st_uid, sb.st_gid) != 0) {
+        /* Not permitted for other users' files: the file becomes ours. */
+    }
     uint64_t before = st->rewritten;
-    ok = process(path, cli, st, f) && ok && !st->stop;
-    ok = fflush(f) == 0 && !ferror(f) && ok;
-    ok = fsync(fd) == 0 && ok;
-    int saved = errno;
-    ok = fclose(f) == 0 && ok;
-    if (ok && st->rewritten > before) {
-        ok = rename(tmp, path) == 0;
+    int saved = 0;
+    ok = process(name, cli, st, f) && ok && !st->stop;
+    if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0) {
         saved = errno;
+        ok = false;
+    }
+    if (fclose(f) != 0) {
+        saved = saved ? saved : errno;
+        ok = false;
+    }
+    if (ok && st->rewritten > before) {
+        if (rename(tmp, path) != 0) {
+            saved = errno;
+            ok = false;
+        }
         /* Make the rename itself durable. */
         char *dir = strndup(path, dirlen ? dirlen : 1);
         if (dir) {
@@ -497,9 +531,12 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
     if (!ok || st->rewritten == before)
         unlink(tmp);
     if (!ok)
-        fprintf(stderr, "pgn-arbiter: %s: error: not rewritten, the original is unchanged%s%s\n", path,
+        st->rewritten = before; /* nothing was rewritten after all */
+    if (!ok)
+        fprintf(stderr, "pgn-arbiter: %s: error: not rewritten, the original is unchanged%s%s\n", name,
                 saved ? ": " : "", saved ? strerror(saved) : "");
     free(tmp);
+    free(real);
     return ok;
 }
 

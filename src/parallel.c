@@ -24,6 +24,7 @@ typedef struct job {
     size_t len, cap;
     uint64_t offset, line;       /* where data[0] is in the stream */
     bool last;                   /* the final piece */
+    bool cut_short;              /* the input failed after it: the game under way is not finished */
     enum job_state state;
     /* Results. */
     strbuf_t out, problems, diag;
@@ -81,11 +82,13 @@ static void run_job(const cli_t *cli, const char *name, job_t *j)
     while ((g = arb_reader_next(r, &oom)) != NULL)
         cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
     j->between = arb_reader_between_games(r);
-    arb_reader_finish(r);
-    while (!oom && (g = arb_reader_next(r, &oom)) != NULL)
-        cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
-    if (w)
-        rewrite_finish(w, &j->out);
+    if (!j->cut_short) {
+        arb_reader_finish(r);
+        while (!oom && (g = arb_reader_next(r, &oom)) != NULL)
+            cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
+        if (w)
+            rewrite_finish(w, &j->out);
+    }
     j->oom = j->oom || oom || j->out.oom || j->problems.oom || j->diag.oom;
     rewrite_free(w);
     arb_reader_free(r);
@@ -238,6 +241,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             break;
 
     bool ok = started > 0, eof = false, sequential = false, read_failed = false;
+    char read_error[256] = "";
     if (!ok)
         fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
     job_t *next = NULL;          /* the piece being filled */
@@ -262,14 +266,13 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             }
             ssize_t n = input_read(in, next->data + next->len, next->cap - next->len, err, sizeof err);
             if (n < 0) {
-                /* The pieces read so far are still written; the game under way is lost. */
-                fprintf(stderr, "pgn-arbiter: %s: error: %s\n", name, err);
-                read_failed = eof = true;
-                next->len = 0;
-                break;
+                /* What was read is still replayed, as on one thread; the game
+                 * under way is not finished, and the error comes after it all. */
+                snprintf(read_error, sizeof read_error, "%s", err);
+                read_failed = true;
             }
-            next->len += (size_t)n;
-            eof = n == 0;
+            next->len += n > 0 ? (size_t)n : 0;
+            eof = n <= 0;
             if (!eof && next->len >= PIECE_MAX && !find_cut(next->data, next->len)) {
                 /* Nowhere to cut (a huge game, a line of megabytes): keep memory bounded. */
                 sequential = true;
@@ -295,6 +298,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             next->len = cut;
             next->offset = offset;
             next->line = line;
+            next->cut_short = read_failed;
             rest->offset = offset + cut;
             rest->line = line + count_lines(next->data, cut);
             next->last = eof;
@@ -320,7 +324,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         /* Write the oldest piece, once done and known to end between games. */
         job_t *j = p.queue[0];
         wait_done(&p, j);
-        if (!j->between && !j->last && !j->oom && (p.count >= 2 || !eof)) {
+        if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !eof)) {
             if (p.count < 2)
                 continue; /* read on: the piece after it is needed */
             job_t *k = p.queue[1];
@@ -338,6 +342,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             memcpy(j->data + j->len, k->data, k->len);
             j->len += k->len;
             j->last = k->last;
+            j->cut_short = k->cut_short;
             dequeue(&p, 1);
             job_free(k);
             run_job(cli, name, j);
@@ -378,5 +383,8 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.work);
     pthread_cond_destroy(&p.done);
+    if (read_failed)
+        fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, read_error,
+                (unsigned long long)(st->games - st->games_before));
     return ok && !read_failed;
 }

@@ -55,6 +55,8 @@ typedef enum arb_policy {
 typedef struct arb_options {
     bool allow_null_moves; /* replay --, Z0, 0000, @@@@ as a pass */
     arb_policy policy;
+    bool legality_only;    /* replay and check moves but record no rule
+                              facts: for measuring what the facts cost */
 } arb_options;
 
 typedef struct arb_tag {

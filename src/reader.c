@@ -54,8 +54,11 @@ struct arb_reader {
     int start_stm;
     const char *pend;            /* a free-text result under way: "1" "-" "0" */
     bool pend_dash;
+    lex_token_t pend_tok;        /* where it started (only positions are used) */
+    arb_span pend_at;            /* where the free-text result under way starts */
     char marker[8];
     char why[160];               /* text behind rec.adjudication */
+    lex_token_t fen_at, variant_at; /* where the FEN and Variant tags are (positions only) */
     board_t standard_start;      /* parsed once: most games start from it */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
@@ -233,6 +236,14 @@ static void tag_add(arb_reader *r, const lex_token_t *t)
             r->rec.roster_end = here;
     if (t->len == 12 && memcmp(t->text, "Adjudication", 12) == 0)
         r->rec.adjudication_tag = here;
+    if (t->len == 3 && memcmp(t->text, "FEN", 3) == 0) {
+        r->fen_at = *t;
+        r->fen_at.text = NULL;
+    }
+    if (t->len == 7 && memcmp(t->text, "Variant", 7) == 0) {
+        r->variant_at = *t;
+        r->variant_at.text = NULL;
+    }
 }
 
 static const char *tag_value(const arb_reader *r, const char *name)
@@ -278,7 +289,7 @@ static bool variant_is(const char *v, const char *const *names)
 }
 
 /* Chooses the start position from the tags, once, before the first move. */
-static void setup(arb_reader *r, const lex_token_t *t)
+static void setup(arb_reader *r)
 {
     static const char *const chess960[] = { "chess960", "fischerandom", "fischerrandom", "960", NULL };
     static const char *const standard[] = { "standard", "fromposition", "chess", "normal", "", NULL };
@@ -293,7 +304,7 @@ static void setup(arb_reader *r, const lex_token_t *t)
         } else if (!variant_is(variant, standard)) {
             char msg[96];
             snprintf(msg, sizeof msg, "variant \"%.40s\" is not supported", variant);
-            set_error(r, ARB_UNSUPPORTED, t, NULL, 0, msg);
+            set_error(r, ARB_UNSUPPORTED, &r->variant_at, NULL, 0, msg);
             return;
         }
     }
@@ -304,7 +315,7 @@ static void setup(arb_reader *r, const lex_token_t *t)
         if (board_from_fen(&start, fen, c960, &why) < 0) {
             char msg[160];
             snprintf(msg, sizeof msg, "bad FEN: %s", why);
-            set_error(r, ARB_BADFEN, t, NULL, 0, msg);
+            set_error(r, ARB_BADFEN, &r->fen_at, NULL, 0, msg);
             return;
         }
     } else {
@@ -316,6 +327,7 @@ static void setup(arb_reader *r, const lex_token_t *t)
         return;
     }
     r->rules_live = true;
+    r->rules.legality_only = r->opt.legality_only;
     r->start_stm = start.stm;
     if (r->rec.status == ARB_OK)
         r->replaying = true;
@@ -392,17 +404,11 @@ static bool play(arb_reader *r, const lex_token_t *t)
             play_text(r, t, t->text, t->len, t->col, &s);
         return false;
     }
-    /* Text that starts like a move but is not one is a botched move ("Kx"
-     * cut off at the end of a file); anything else is scanned. */
-    char c0 = t->text[0];
-    if (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')) {
-        if (r->replaying)
-            play_text(r, t, t->text, t->len, t->col, NULL);
-        return false;
-    }
     size_t pos = 0, start, n;
     enum san_scan kind;
+    bool found = false;
     while ((kind = san_scan(t->text, t->len, &pos, &start, &n)) != SCAN_NONE) {
+        found = true;
         if (kind == SCAN_RESULT) {
             const char *res = n == 1 ? "*" : n == 3 ? (t->text[start] == '1' ? "1-0" : "0-1") : "1/2-1/2";
             marker_set(r, t, res);
@@ -411,6 +417,11 @@ static bool play(arb_reader *r, const lex_token_t *t)
         if (r->replaying)
             play_text(r, t, t->text + start, n, t->col + (uint32_t)start, NULL);
     }
+    /* Text that starts like a move but holds none is a botched move ("Kx"
+     * cut off at the end of a file); other unreadable text is skipped. */
+    char c0 = t->text[0];
+    if (!found && r->replaying && (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')))
+        play_text(r, t, t->text, t->len, t->col, NULL);
     return false;
 }
 
@@ -419,7 +430,7 @@ static void game_complete(arb_reader *r)
 {
     arb_game *g = &r->rec;
     if (!r->setup_done && g->status == ARB_OK)
-        setup(r, NULL);
+        setup(r);
     for (size_t i = 0; i < r->ntags; i++) {
         r->tags[i].name = r->arena + r->refs[i].name;
         r->tags[i].value = r->arena + r->refs[i].value;
@@ -499,6 +510,10 @@ static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
         r->pend = NULL;
         if (res) {
             marker_set(r, t, res);
+            /* The marker is the whole "1 - 0", for --fix replaces it whole. */
+            r->rec.marker_span.offset = r->pend_at.offset;
+            r->rec.marker_span.line = r->pend_at.line;
+            r->rec.marker_span.col = r->pend_at.col;
             return true;
         }
     }
@@ -510,6 +525,7 @@ static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
     r->pend_dash = false;
     if (half) {
         r->pend = half;
+        r->pend_at = (arb_span){ t->offset, t->end, t->line, t->col };
         return false;
     }
     if (sym_is(t, "\xc2\xbd-\xc2\xbd")) {
@@ -549,12 +565,24 @@ static void push_back(arb_reader *r, const lex_token_t *t)
     r->queued++;
 }
 
+/* True if a bad token holds control bytes or NULs: binary data, not text. */
+static bool is_binary(const lex_token_t *t)
+{
+    for (size_t i = 0; i < t->len; i++)
+        if ((unsigned char)t->text[i] < 0x20 || (unsigned char)t->text[i] == 0x7f)
+            return true;
+    return false;
+}
+
 /* Feeds one token to the state machine.  Returns true when a game is complete. */
 static bool step(arb_reader *r, const lex_token_t *t)
 {
     switch (r->state) {
     case IDLE:
-        if (t->kind == TOK_COMMENT)
+        /* Between games: comments, glyphs, a stray ')' and stray
+         * punctuation belong to no game. */
+        if (t->kind == TOK_COMMENT || t->kind == TOK_NAG || t->kind == TOK_VAR_CLOSE ||
+            (t->kind == TOK_BAD && !is_binary(t)) || (t->kind == TOK_BAD && t->text && t->text[0] == '['))
             return false;
         if (t->kind == TOK_TAG) {
             game_begin(r, t, TAGS);
@@ -574,7 +602,8 @@ static bool step(arb_reader *r, const lex_token_t *t)
             tag_add(r, t);
             return false;
         }
-        if (t->kind == TOK_COMMENT) {
+        if (t->kind == TOK_COMMENT || (t->kind == TOK_BAD && t->text && t->text[0] == '[')) {
+            /* A malformed tag line is ignored, as python-chess ignores it. */
             r->rec.where.end = t->end;
             return false;
         }
@@ -592,10 +621,16 @@ static bool step(arb_reader *r, const lex_token_t *t)
     /* Movetext. */
     r->rec.has_movetext = true;
     if (!r->setup_done) {
-        setup(r, t);
+        setup(r);
         ply_mark(r, 0, t->offset);
     }
     r->rec.where.end = t->end;
+    if (t->kind != TOK_SYMBOL || r->depth > 0) {
+        /* A free-text result is one run of mainline symbols ("1 {x} - 0"
+         * is none), so that --fix, replacing it whole, drops nothing else. */
+        r->pend = NULL;
+        r->pend_dash = false;
+    }
     switch (t->kind) {
     case TOK_RESULT:
         if (r->depth > 0)
@@ -621,11 +656,7 @@ static bool step(arb_reader *r, const lex_token_t *t)
     case TOK_BAD: {
         /* Stray punctuation is skipped, as python-chess does; control bytes
          * and NULs mean the text is not PGN at all. */
-        bool binary = false;
-        for (size_t i = 0; i < t->len; i++)
-            if ((unsigned char)t->text[i] < 0x20 || (unsigned char)t->text[i] == 0x7f)
-                binary = true;
-        if (binary && r->depth == 0)
+        if (is_binary(t) && r->depth == 0)
             set_error(r, ARB_SYNTAX, t, NULL, 0, "binary data (control bytes) in the movetext");
         return false;
     }

@@ -253,6 +253,15 @@ const char *report_fact_words(arb_fact f)
     return (unsigned)f < ARB_FACT_COUNT ? words[f] : "?";
 }
 
+const char *report_end_words(arb_fact f)
+{
+    if (f == ARB_THREEFOLD)
+        return "threefold repetition claimed";
+    if (f == ARB_FIFTY)
+        return "fifty-move rule claimed";
+    return report_fact_words(f);
+}
+
 /* Text fields stay on one line and one column: tabs and line ends become spaces. */
 static void text_field(strbuf_t *b, const char *s)
 {
@@ -402,7 +411,7 @@ void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool s
     if (decided && g->result && g->adjudicated && strcmp(g->result, g->adjudicated) != 0) {
         if (g->has_end) {
             char at[64];
-            snprintf(at, sizeof at, "%s at %s", report_fact_words(g->end_reason),
+            snprintf(at, sizeof at, "%s at %s", report_end_words(g->end_reason),
                      g->end_move && g->end_move[0] ? g->end_move : "the start");
             PROBLEM(true, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s", g->result, at,
                     g->adjudicated);
@@ -411,6 +420,12 @@ void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool s
                     g->adjudication, g->adjudicated);
         }
     }
+    if (!g->result && decided && g->marker && g->adjudicated && strcmp(g->marker, g->adjudicated) != 0)
+        PROBLEM(true, g->marker_span.line, g->marker_span.col,
+                "termination marker %s contradicts the rules: the result is %s", g->marker, g->adjudicated, NULL);
+    if (g->result && strcmp(g->result, "1-0") != 0 && strcmp(g->result, "0-1") != 0 &&
+        strcmp(g->result, "1/2-1/2") != 0 && strcmp(g->result, "*") != 0)
+        PROBLEM(false, rt->line, rt->col, "Result \"%s\" is not 1-0, 0-1, 1/2-1/2 or *", g->result, NULL, NULL);
     if (g->result && g->marker && strcmp(g->result, g->marker) != 0)
         PROBLEM(true, g->marker_span.line, g->marker_span.col,
                 "Result tag \"%s\" contradicts the termination marker %s", g->result, g->marker, NULL);
@@ -418,7 +433,7 @@ void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool s
         unsigned extra = (unsigned)(g->plies - (uint32_t)g->end_ply);
         snprintf(ply, sizeof ply, "%u %s", extra, extra == 1 ? "ply" : "plies");
         PROBLEM(false, g->marker_span.line, g->marker_span.col, "%s recorded after the game ended by %s at %s",
-                ply, report_fact_words(g->end_reason), g->end_move && g->end_move[0] ? g->end_move : "the start");
+                ply, report_end_words(g->end_reason), g->end_move && g->end_move[0] ? g->end_move : "the start");
     }
     if (!g->result)
         PROBLEM(false, g->where.line, g->where.col, "no Result tag", NULL, NULL, NULL);

@@ -68,6 +68,10 @@ void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict,
 void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
                         report_counts_t *counts);
 
+/* Words for a fact as the reason a game ended ("fivefold repetition",
+ * "threefold repetition claimed"). */
+const char *report_end_words(arb_fact f);
+
 /* Words for a fact in text output ("threefold claimable"). */
 const char *report_fact_words(arb_fact f);
 

@@ -18,7 +18,7 @@ struct rewriter {
 /* One change: replace [from, to) by text; insertions have from == to. */
 struct patch {
     uint64_t from, to;
-    char text[224];
+    char text[480];
 };
 
 rewriter_t *rewrite_new(rewrite_options_t opt)
@@ -156,26 +156,31 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
         char tag[200];
         bool tagless = g->ntags == 0;
         /* Result tag: corrected, or added after the tags (before the movetext of a tagless game). */
+        char why[200] = "";
+        bool annotate = w->opt.annotate && g->adjudication && (!g->result || strcmp(g->result, target) != 0);
+        if (annotate)
+            tag_text(why, sizeof why, "Adjudication", g->adjudication);
         tag_text(tag, sizeof tag, "Result", target);
         if (g->result_tag.end) {
             if (!g->result || strcmp(g->result, target) != 0)
                 n = add(p, n, g->result_tag.offset, g->result_tag.end, tag, "", "");
         } else if (tagless) {
-            n = add(p, n, g->where.offset, g->where.offset, tag, eol, eol);
+            /* A tag section of its own before the movetext: Result, then why. */
+            char head[420];
+            snprintf(head, sizeof head, "%s%s%s%s", tag, eol, why, annotate ? eol : "");
+            n = add(p, n, g->where.offset, g->where.offset, head, eol, "");
+            annotate = false;
         } else {
             n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, "");
         }
         /* Why the rules changed it, after the Seven Tag Roster. */
-        if (w->opt.annotate && g->adjudication && (!g->result || strcmp(g->result, target) != 0)) {
-            tag_text(tag, sizeof tag, "Adjudication", g->adjudication);
+        if (annotate) {
             if (g->adjudication_tag.end)
-                n = add(p, n, g->adjudication_tag.offset, g->adjudication_tag.end, tag, "", "");
+                n = add(p, n, g->adjudication_tag.offset, g->adjudication_tag.end, why, "", "");
             else if (g->roster_end.end)
-                n = add(p, n, g->roster_end.end, g->roster_end.end, eol, tag, "");
-            else if (tagless)
-                n = add(p, n, g->where.offset, g->where.offset, tag, eol, "");
+                n = add(p, n, g->roster_end.end, g->roster_end.end, eol, why, "");
             else
-                n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, "");
+                n = add(p, n, g->tags_end.end, g->tags_end.end, eol, why, "");
         }
         /* Moves after the end, then the marker. */
         bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&

@@ -164,6 +164,11 @@ static void settle(rules_t *r, bool has_move)
 {
     const board_t *b = &r->pos;
     r->pending = false;
+    /* Most plies: a move exists, material and the clock are unremarkable,
+     * and nothing in the window has occurred twice. */
+    if (has_move && !r->material_changed && !r->insufficient && b->halfmove < 99 &&
+        r->seen[r->nkeys - 1] < 3 && !r->twice[!b->stm])
+        return;
     if (!has_move)
         note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE);
     if (r->material_changed) {
@@ -221,6 +226,16 @@ static int window_push(rules_t *r, uint64_t key, int stm)
 
 int rules_play(rules_t *r, move_t m)
 {
+    if (r->legality_only) {
+        board_t next;
+        if (m.flags & MOVE_NULL)
+            board_make_null(&r->pos, &next);
+        else
+            board_make_move(&r->pos, m, &next);
+        r->pos = next;
+        r->ply++;
+        return 0;
+    }
     if (r->pending)
         settle(r, true);
     const board_t *b = &r->pos;
@@ -255,6 +270,6 @@ int rules_play(rules_t *r, move_t m)
 
 void rules_finish(rules_t *r)
 {
-    if (r->pending)
+    if (r->pending && !r->legality_only)
         settle(r, movegen_has_legal(&r->pos));
 }

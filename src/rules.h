@@ -45,6 +45,7 @@ typedef struct rules {
     bool pending;                /* facts of `pos` wait for the legal-move proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
+    bool legality_only;          /* replay only: no facts (set after rules_init) */
     board_t before;              /* the position before the last move, for move text */
     move_t last;                 /* the last move */
 } rules_t;
