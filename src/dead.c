@@ -561,6 +561,7 @@ enum dead_answer dead_quick(const board_t *b, int color)
 #define DEFAULT_BUDGET 400000UL
 #define QUICK_NODES 5000UL   /* stage 2 */
 #define ITER_NODES 10000UL   /* stage 4, per iteration */
+#define SS_COST 8           /* nodes a semi-static pass is charged as */
 
 typedef struct frame {
     dpos_t pos;
@@ -592,6 +593,8 @@ struct dead_search {
     frame_t *frames;         /* MAX_PLY + 1: position and moves per ply */
     dmove_t path[MAX_PLY];
     dmove_t mate[MAX_PLY];
+    uint64_t ss_failed[256]; /* signatures (pawns and material) the semi-static pass could not
+                                prove in this call; their positions are not tested again */
     struct bfs_node *queue;  /* the breadth-first stage, allocated when first needed */
     uint64_t *seen;          /* its hash set of keys, 0 = free */
     size_t queue_cap, seen_mask;
@@ -1213,6 +1216,31 @@ static bool seen_add(dead_search_t *s, uint64_t key)
     }
 }
 
+/* Pawns and material: positions that share them mostly share the verdict
+ * of the semi-static pass.  Skipping the pass is always sound (the position
+ * is searched instead), so a failure is remembered by signature. */
+static uint64_t ss_signature(const dpos_t *p)
+{
+    uint64_t sig = (p->pc[WHITE][PAWN] * 0x9E3779B97F4A7C15ULL) ^ (p->pc[BLACK][PAWN] * 0xC2B2AE3D27D4EB4FULL);
+    for (int c = 0; c < 2; c++)
+        for (int t = KNIGHT; t <= QUEEN; t++)
+            sig = (sig ^ (uint64_t)popcnt(p->pc[c][t])) * 0x100000001B3ULL;
+    sig ^= (uint64_t)popcnt(p->pc[WHITE][BISHOP] & DARK_BB) << 56 ^ (uint64_t)popcnt(p->pc[BLACK][BISHOP] & DARK_BB) << 60;
+    return sig | 1;
+}
+
+static bool ss_worth_trying(const dead_search_t *s, const dpos_t *p)
+{
+    uint64_t sig = ss_signature(p);
+    return s->ss_failed[sig >> 56] != sig;
+}
+
+static void ss_note_failure(dead_search_t *s, const dpos_t *p)
+{
+    uint64_t sig = ss_signature(p);
+    s->ss_failed[sig >> 56] = sig;
+}
+
 static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
 {
     ss_t ss;
@@ -1278,9 +1306,18 @@ static enum dead_answer bfs_exhaust(dead_search_t *s)
                 continue;
             if (material_cannot_win(&q, w))
                 continue;
-            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN;
-            if (structure && ss_proves(T, &q, w))
-                continue;
+            /* worth a semi-static pass: a capture, or a pawn move that
+             * ends in front of an enemy pawn */
+            int to = MV_TO(moves[i]);
+            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) ||
+                             (PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN &&
+                              (q.pc[!p.stm][PAWN] & BIT(p.stm == WHITE ? to + 8 : to - 8)));
+            if (structure && ss_worth_trying(s, &q)) {
+                s->nodes += SS_COST;
+                if (ss_proves(T, &q, w))
+                    continue;
+                ss_note_failure(s, &q);
+            }
             if (tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
             bfs_node_t *child = &s->queue[tail++];
@@ -1359,6 +1396,7 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
     assert(color == WHITE || color == BLACK);
     s->winner = color;
     s->mate_len = 0;
+    memset(s->ss_failed, 0, sizeof s->ss_failed);
     dpos_from_board(&s->T, b, &s->frames[0].pos);
     enum dead_answer a = analyse(s);
     if (a != DEAD_WINNABLE)

@@ -26,6 +26,7 @@ struct input {
     z_stream z;
     ZSTD_DStream *zs;
     bool frame_open;          /* inside a compressed frame: EOF now means truncated */
+    char failure[160];        /* an error to report at the next read, "" if none */
     uint64_t consumed;        /* bytes read from the file */
     uint64_t size;            /* size of a regular file, 0 otherwise */
 };
@@ -130,6 +131,17 @@ static ssize_t read_plain(input_t *in, unsigned char *buf, size_t cap, char *err
     }
 }
 
+/* A decompression error after `produced` bytes came out of this read:
+ * those bytes (the games before the damage) are delivered first, and the
+ * error at the next read. */
+static ssize_t fail_after(input_t *in, size_t produced, const char *err)
+{
+    if (produced == 0)
+        return -1;
+    snprintf(in->failure, sizeof in->failure, "%s", err);
+    return (ssize_t)produced;
+}
+
 static ssize_t read_gzip(input_t *in, unsigned char *buf, size_t cap, char *err, size_t ecap)
 {
     if (cap > (1u << 30))
@@ -158,7 +170,7 @@ static ssize_t read_gzip(input_t *in, unsigned char *buf, size_t cap, char *err,
             in->frame_open = false;
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
             snprintf(err, ecap, "gzip data error: %s", in->z.msg ? in->z.msg : "corrupt input");
-            return -1;
+            return fail_after(in, cap - in->z.avail_out, err);
         }
     }
     return (ssize_t)(cap - in->z.avail_out);
@@ -183,7 +195,7 @@ static ssize_t read_zstd(input_t *in, unsigned char *buf, size_t cap, char *err,
         in->raw_pos += inb.pos;
         if (ZSTD_isError(rc)) {
             snprintf(err, ecap, "zstd data error: %s", ZSTD_getErrorName(rc));
-            return -1;
+            return fail_after(in, out.pos, err);
         }
         in->frame_open = rc != 0;
     }
@@ -192,6 +204,10 @@ static ssize_t read_zstd(input_t *in, unsigned char *buf, size_t cap, char *err,
 
 ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
 {
+    if (in->failure[0]) {
+        snprintf(err, ecap, "%s", in->failure);
+        return -1;
+    }
     switch (in->codec) {
     case GZIP: return read_gzip(in, buf, cap, err, ecap);
     case ZSTD: return read_zstd(in, buf, cap, err, ecap);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,10 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("option '%s' needs an argument", argv[optind - 1]);
             break;
         default:
+            if (optopt) {
+                char opt[3] = { '-', (char)optopt, '\0' };
+                usage_error("unrecognised option '%s'", opt);
+            }
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
@@ -558,6 +563,10 @@ static void print_summary(const stats_t *st)
 
 int main(int argc, char **argv)
 {
+    /* `pgn-arbiter big.pgn | head -1`: a reader that has seen enough ends
+     * us by SIGPIPE, silently, as it ends cat, even when the parent left
+     * the signal ignored (which would turn it into EPIPE and an error). */
+    signal(SIGPIPE, SIG_DFL);
     const cli_t cli = parse_options(argc, argv);
     stats_t st = { 0 };
     if (cli.in_place && optind >= argc)
@@ -575,8 +584,9 @@ int main(int argc, char **argv)
     if (cli.summary)
         print_summary(&st);
     if (cli.check || cli.fix) {
-        fprintf(stderr, "pgn-arbiter: %llu games, %llu errors, %llu warnings", (unsigned long long)st.games,
-                st.problems.errors, st.problems.warnings);
+        fprintf(stderr, "pgn-arbiter: %llu %s, %llu %s, %llu %s", (unsigned long long)st.games,
+                st.games == 1 ? "game" : "games", st.problems.errors, st.problems.errors == 1 ? "error" : "errors",
+                st.problems.warnings, st.problems.warnings == 1 ? "warning" : "warnings");
         if (cli.fix)
             fprintf(stderr, ", %llu rewritten", (unsigned long long)st.rewritten);
         fprintf(stderr, "%s\n", st.stop ? " (stopped at --max-errors)" : "");

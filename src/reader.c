@@ -532,8 +532,8 @@ static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
         marker_set(r, t, "1/2-1/2");
         return true;
     }
-    if (all_digits(t))
-        return false; /* a move number written without its dot */
+    if (all_digits(t) && !sym_is(t, "0000"))
+        return false; /* a move number written without its dot (0000 is a null move) */
     return play(r, t);
 }
 
