@@ -21,6 +21,8 @@ typedef struct cli {
     bool color_out;                /* ANSI colour in text reports and --check lines */
     bool color_problems;           /* ... in --check lines (they go to stderr with --fix) */
     int progress;                  /* -1 never (-q), 0 when stderr is a terminal, 1 always */
+    const char *explain;           /* --explain: a game number or Tag=value, NULL if not */
+    bool ascii;                    /* --ascii: diagrams in letters */
     rewrite_options_t rewrite;
     arb_options lib;
 } cli_t;

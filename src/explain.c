@@ -26,8 +26,9 @@
 typedef struct ply_pos {
     board_t pos;                 /* the position at this ply */
     char move[RULES_MOVE_TEXT];  /* the move that led here ("34...Kg7"), "" at ply 0 */
-    uint32_t window;             /* first ply of its repetition window: the ply after
-                                    the last irreversible move, as in rules_play() */
+    uint32_t window;             /* first ply of its repetition window: the ply the
+                                    last irreversible move led to (0 if none), as in
+                                    rules_play(); no earlier position can recur */
 } ply_pos_t;
 
 typedef struct replay {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "input.h"
 
 #define EXIT_PROBLEMS 1
@@ -22,7 +23,7 @@ enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
-    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS,
+    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -57,6 +58,11 @@ static const struct option_spec {
     { "jobs", OPT_JOBS, required_argument, "N",
       "replay on N threads (default: the number of cores); the\n"
       "output is the same for every N" },
+    { "explain", OPT_EXPLAIN, required_argument, "GAME",
+      "tell the story of the games chosen by GAME, a game number or\n"
+      "Tag=value (Site=https://lichess.org/abc): facts, moves, repeated\n"
+      "positions and board diagrams" },
+    { "ascii", OPT_ASCII, no_argument, NULL, "with --explain: draw boards in letters, not chess figures" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "progress", OPT_PROGRESS, no_argument, NULL,
       "show a progress line on stderr even when it is not a terminal\n"
@@ -179,6 +185,8 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_ONLY: cli.only = parse_facts(optarg); break;
         case OPT_NULLMOVES: cli.lib.allow_null_moves = true; break;
         case OPT_NO_FACTS: cli.lib.legality_only = true; break;
+        case OPT_EXPLAIN: cli.explain = optarg; break;
+        case OPT_ASCII: cli.ascii = true; break;
         case OPT_CHECK: cli.check = true; break;
         case OPT_STRICT: cli.strict = true; break;
         case OPT_FIX: cli.fix = true; break;
@@ -227,6 +235,12 @@ static cli_t parse_options(int argc, char **argv)
     }
     /* Stopping at the Nth error is a sequential notion. */
     if (cli.max_errors)
+        cli.threads = 1;
+    if (cli.explain && (cli.fix || cli.check || cli.json || cli.only))
+        usage_error("%s", "--explain cannot be combined with --fix, --check, --json or --only");
+    if (cli.ascii && !cli.explain)
+        usage_error("%s", "--ascii goes with --explain");
+    if (cli.explain)
         cli.threads = 1;
     if (cli.fix && (cli.json || cli.only))
         usage_error("%s", "--fix writes PGN: it cannot be combined with --json or --only");
@@ -406,7 +420,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
         }
         uint64_t done_bytes, size;
         input_position(in, &done_bytes, &size);
-        progress_update(&st->progress, done_bytes, st->games);
+        progress_update(&st->progress, done_bytes, st->games - st->games_before);
     }
     if (w && ok && !st->stop)
         rewrite_finish(w, &out);
@@ -420,6 +434,86 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
     strbuf_free(&problems);
     strbuf_free(&diag);
     rewrite_free(w);
+    arb_reader_free(r);
+    free(chunk);
+    return ok;
+}
+
+/* Does g match the --explain selector: its number, or Tag=value? */
+static bool selected(const char *sel, const arb_game *g)
+{
+    const char *eq = strchr(sel, '=');
+    if (!eq) {
+        char *end;
+        unsigned long long n = strtoull(sel, &end, 10);
+        return !*end && n == g->number;
+    }
+    size_t nlen = (size_t)(eq - sel);
+    for (size_t i = 0; i < g->ntags; i++)
+        if (g->tags[i].name_len == nlen && memcmp(g->tags[i].name, sel, nlen) == 0 &&
+            strcmp(g->tags[i].value, eq + 1) == 0)
+            return true;
+    return false;
+}
+
+/* --explain: keeps the bytes since the last game so that a chosen game can
+ * be told from its own text.  Returns false on an I/O error; *found counts
+ * the games told. */
+static bool explain_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, uint64_t *found)
+{
+    char err[256];
+    strbuf_t win = { 0 }, out = { 0 };
+    uint64_t base = 0; /* stream offset of win.data[0] */
+    arb_reader *r = arb_reader_new(&cli->lib);
+    char *chunk = malloc(CHUNK);
+    bool ok = r && chunk, done = false;
+    while (ok && !done) {
+        ssize_t n = input_read(in, chunk, CHUNK, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "pgn-arbiter: %s: error: %s\n", name, err);
+            ok = false;
+            break;
+        }
+        if (n == 0) {
+            arb_reader_finish(r);
+            done = true;
+        } else {
+            arb_reader_feed(r, chunk, (size_t)n);
+            strbuf_append(&win, chunk, (size_t)n);
+        }
+        const arb_game *g;
+        while ((g = arb_reader_next(r, NULL)) != NULL) {
+            st->games++;
+            if (selected(cli->explain, g) && g->where.offset >= base) {
+                char head[512];
+                snprintf(head, sizeof head, "%s:%llu: game %llu", name, (unsigned long long)g->where.line,
+                         (unsigned long long)g->number);
+                if (*found)
+                    strbuf_puts(&out, "\n");
+                if (explain_game_opt(win.data + (g->where.offset - base), (size_t)(g->where.end - g->where.offset),
+                                     head, cli->ascii, &cli->lib, &out) < 0)
+                    ok = false;
+                (*found)++;
+                if (!cli_write(&out, 0, stdout)) {
+                    fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
+                    ok = false;
+                }
+            }
+            /* Only the game under way is kept. */
+            size_t drop = (size_t)(g->where.end - base);
+            if (drop > win.len)
+                drop = win.len;
+            memmove(win.data, win.data + drop, win.len - drop);
+            win.len -= drop;
+            base += drop;
+        }
+        if (win.oom || out.oom)
+            ok = false;
+    }
+    if (!r || !chunk || win.oom || out.oom)
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+    strbuf_free(&win);
+    strbuf_free(&out);
     arb_reader_free(r);
     free(chunk);
     return ok;
@@ -445,11 +539,20 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
     uint64_t done_bytes, size;
     input_position(in, &done_bytes, &size);
     bool show = cli->progress > 0 || (cli->progress == 0 && isatty(2) && (size == 0 || size >= (64u << 20)));
-    progress_start(&st->progress, show, path, size);
+    progress_start(&st->progress, show, cli->progress > 0, path, size);
     st->games_before = st->games;
-    bool ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
-                               : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
-    progress_end(&st->progress);
+    bool ok;
+    if (cli->explain) {
+        uint64_t found = 0;
+        ok = explain_stream(in, path, cli, st, &found);
+        if (ok && !found)
+            fprintf(stderr, "pgn-arbiter: %s: no game matches '%s'\n", path, cli->explain);
+    } else {
+        ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
+                              : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
+    }
+    input_position(in, &done_bytes, &size);
+    progress_end(&st->progress, done_bytes, st->games - st->games_before);
     input_close(in);
     return ok;
 }

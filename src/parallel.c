@@ -364,7 +364,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         cli_add_stats(st, &j->stats);
         uint64_t done_bytes, size;
         input_position(in, &done_bytes, &size);
-        progress_update(&st->progress, done_bytes, st->games);
+        progress_update(&st->progress, done_bytes, st->games - st->games_before);
         dequeue(&p, 0);
         job_free(j);
     }

@@ -12,9 +12,10 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void progress_start(progress_t *p, bool on, const char *name, uint64_t size)
+void progress_start(progress_t *p, bool on, bool forced, const char *name, uint64_t size)
 {
     p->on = on;
+    p->forced = forced;
     p->tty = isatty(2);
     p->name = name;
     p->size = size;
@@ -22,17 +23,8 @@ void progress_start(progress_t *p, bool on, const char *name, uint64_t size)
     p->shown = false;
 }
 
-void progress_update(progress_t *p, uint64_t done, uint64_t games)
+static void show(progress_t *p, double t, uint64_t done, uint64_t games)
 {
-    if (!p->on)
-        return;
-    double t = now();
-    if (t - p->start < 1.0)
-        return; /* short runs show nothing */
-    /* A terminal line is redrawn four times a second; a log gets a line a second. */
-    if (t - p->last < (p->tty ? 0.25 : 1.0))
-        return;
-    p->last = t;
     double mb = (double)done / 1e6, rate = mb / (t - p->start > 1e-9 ? t - p->start : 1e-9);
     char eta[32] = "";
     if (p->size && done <= p->size && rate > 0) {
@@ -46,9 +38,25 @@ void progress_update(progress_t *p, uint64_t done, uint64_t games)
     p->shown = true;
 }
 
-void progress_end(progress_t *p)
+void progress_update(progress_t *p, uint64_t done, uint64_t games)
+{
+    if (!p->on)
+        return;
+    double t = now();
+    if (t - p->start < 1.0)
+        return; /* short runs show nothing */
+    /* A terminal line is redrawn four times a second; a log gets a line a second. */
+    if (t - p->last < (p->tty ? 0.25 : 1.0))
+        return;
+    p->last = t;
+    show(p, t, done, games);
+}
+
+void progress_end(progress_t *p, uint64_t done, uint64_t games)
 {
     if (p->on && p->shown && p->tty)
         fputs("\r\033[K", stderr);
+    else if (p->on && p->forced && !p->tty)
+        show(p, now(), done, games);
     p->shown = false;
 }
