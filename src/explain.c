@@ -148,7 +148,7 @@ static bool replay_move(replay_t *rp, const char *text, size_t len)
     /* python-chess is_irreversible(), as in rules_play(): a capture or pawn
      * move, a change of castling rights, or a move from a position with a
      * legal en passant capture starts a new window. */
-    const board_t *after = &rp->rules.pos;
+    const board_t *after = rp->rules.pos;
     bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(before.sq[m.from]) == PAWN);
     if (zeroing || after->castle != before.castle || before.ep_legal)
         window = rp->n;

@@ -172,81 +172,96 @@ static int add_pawn(move_t *out, int n, int from, int to, int flags, int last_ra
     return add(out, n, from, to, EMPTY, flags);
 }
 
-/* All pseudo-legal moves of the side to move. */
-static int pseudo_moves(const board_t *b, move_t *out)
+/* Pseudo-legal moves of the piece of the side to move on `from`. */
+static int piece_moves(const board_t *b, int from, move_t *out)
 {
     const uint8_t *s = b->sq;
     int us = b->stm, n = 0;
     int up = us == WHITE ? 16 : -16;
     int start_rank = us == WHITE ? 1 : 6, last_rank = us == WHITE ? 7 : 0;
-    for (int from = 0; from < 128; from++) {
-        if (SQ_OFFBOARD(from)) {
-            from += 7;
-            continue;
+    uint8_t pc = s[from];
+    switch (PIECE_TYPE(pc)) {
+    case PAWN: {
+        int to = from + up;
+        if (!SQ_OFFBOARD(to) && s[to] == EMPTY) {
+            n = add_pawn(out, n, from, to, 0, last_rank);
+            if (SQ_RANK(from) == start_rank && s[to + up] == EMPTY)
+                n = add(out, n, from, to + up, EMPTY, MOVE_DOUBLE);
         }
-        uint8_t pc = s[from];
-        if (pc == EMPTY || PIECE_COLOR(pc) != us)
-            continue;
-        switch (PIECE_TYPE(pc)) {
-        case PAWN: {
-            int to = from + up;
-            if (!SQ_OFFBOARD(to) && s[to] == EMPTY) {
-                n = add_pawn(out, n, from, to, 0, last_rank);
-                if (SQ_RANK(from) == start_rank && s[to + up] == EMPTY)
-                    n = add(out, n, from, to + up, EMPTY, MOVE_DOUBLE);
-            }
-            for (int side = -1; side <= 1; side += 2) {
-                to = from + up + side;
-                if (SQ_OFFBOARD(to))
-                    continue;
-                if (s[to] != EMPTY && PIECE_COLOR(s[to]) != us)
-                    n = add_pawn(out, n, from, to, MOVE_CAPTURE, last_rank);
-                else if (to == b->ep && s[to] == EMPTY)
-                    n = add(out, n, from, to, EMPTY, MOVE_CAPTURE | MOVE_EP);
-            }
-            break;
+        for (int side = -1; side <= 1; side += 2) {
+            to = from + up + side;
+            if (SQ_OFFBOARD(to))
+                continue;
+            if (s[to] != EMPTY && PIECE_COLOR(s[to]) != us)
+                n = add_pawn(out, n, from, to, MOVE_CAPTURE, last_rank);
+            else if (to == b->ep && s[to] == EMPTY)
+                n = add(out, n, from, to, EMPTY, MOVE_CAPTURE | MOVE_EP);
         }
-        case KNIGHT:
-        case KING: {
-            const int *steps = PIECE_TYPE(pc) == KNIGHT ? knight_steps : king_steps;
-            for (int i = 0; i < 8; i++) {
-                int to = from + steps[i];
-                if (SQ_OFFBOARD(to))
-                    continue;
-                if (s[to] == EMPTY)
-                    n = add(out, n, from, to, EMPTY, 0);
-                else if (PIECE_COLOR(s[to]) != us)
-                    n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
-            }
-            break;
-        }
-        default: {
-            int t = PIECE_TYPE(pc);
-            for (int i = 0; i < 8; i++) {
-                int d = king_steps[i];
-                bool diagonal = (d == 17 || d == 15 || d == -15 || d == -17);
-                if ((t == BISHOP && !diagonal) || (t == ROOK && diagonal))
-                    continue;
-                for (int to = from + d; !SQ_OFFBOARD(to); to += d) {
-                    if (s[to] == EMPTY) {
-                        n = add(out, n, from, to, EMPTY, 0);
-                        continue;
-                    }
-                    if (PIECE_COLOR(s[to]) != us)
-                        n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
-                    break;
-                }
-            }
-            break;
-        }
-        }
+        break;
     }
+    case KNIGHT:
+    case KING: {
+        const int *steps = PIECE_TYPE(pc) == KNIGHT ? knight_steps : king_steps;
+        for (int i = 0; i < 8; i++) {
+            int to = from + steps[i];
+            if (SQ_OFFBOARD(to))
+                continue;
+            if (s[to] == EMPTY)
+                n = add(out, n, from, to, EMPTY, 0);
+            else if (PIECE_COLOR(s[to]) != us)
+                n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
+        }
+        break;
+    }
+    default: {
+        int t = PIECE_TYPE(pc);
+        for (int i = 0; i < 8; i++) {
+            int d = king_steps[i];
+            bool diagonal = (d == 17 || d == 15 || d == -15 || d == -17);
+            if ((t == BISHOP && !diagonal) || (t == ROOK && diagonal))
+                continue;
+            for (int to = from + d; !SQ_OFFBOARD(to); to += d) {
+                if (s[to] == EMPTY) {
+                    n = add(out, n, from, to, EMPTY, 0);
+                    continue;
+                }
+                if (PIECE_COLOR(s[to]) != us)
+                    n = add(out, n, from, to, EMPTY, MOVE_CAPTURE);
+                break;
+            }
+        }
+        break;
+    }
+    }
+    return n;
+}
+
+/* Castling moves of the side to move (legal or not). */
+static int castle_moves(const board_t *b, move_t *out)
+{
+    int us = b->stm, n = 0;
     for (int q = 0; q < 2; q++) {
         int idx = CASTLE_INDEX(us, q);
         if (b->castle & (1 << idx))
             n = add(out, n, b->king[us], b->castle_rook[idx], EMPTY, MOVE_CASTLE);
     }
     return n;
+}
+
+/* All pseudo-legal moves of the side to move. */
+static int pseudo_moves(const board_t *b, move_t *out)
+{
+    int us = b->stm, n = 0;
+    for (int from = 0; from < 128; from++) {
+        if (SQ_OFFBOARD(from)) {
+            from += 7;
+            continue;
+        }
+        uint8_t pc = b->sq[from];
+        if (pc != EMPTY && PIECE_COLOR(pc) == us)
+            n += piece_moves(b, from, out + n);
+    }
+    return n + castle_moves(b, out + n);
 }
 
 int movegen_legal(const board_t *b, move_t out[MAX_MOVES])
@@ -262,12 +277,26 @@ int movegen_legal(const board_t *b, move_t out[MAX_MOVES])
 
 bool movegen_has_legal(const board_t *b)
 {
-    move_t pseudo[MAX_MOVES];
-    int np = pseudo_moves(b, pseudo);
-    for (int i = 0; i < np; i++) {
-        if (movegen_is_legal_known(b, pseudo[i], b->in_check))
-            return true;
+    /* Piece by piece, so that the first legal move ends the search. */
+    move_t moves[32];
+    int us = b->stm;
+    for (int from = 0; from < 128; from++) {
+        if (SQ_OFFBOARD(from)) {
+            from += 7;
+            continue;
+        }
+        uint8_t pc = b->sq[from];
+        if (pc == EMPTY || PIECE_COLOR(pc) != us)
+            continue;
+        int n = piece_moves(b, from, moves);
+        for (int i = 0; i < n; i++)
+            if (movegen_is_legal_known(b, moves[i], b->in_check))
+                return true;
     }
+    int n = castle_moves(b, moves);
+    for (int i = 0; i < n; i++)
+        if (movegen_is_legal(b, moves[i]))
+            return true;
     return false;
 }
 

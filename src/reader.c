@@ -378,7 +378,7 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
         return;
     }
     move_t m;
-    enum san_status st = san_resolve(&r->rules.pos, &s, &m, why, sizeof why);
+    enum san_status st = san_resolve(r->rules.pos, &s, &m, why, sizeof why);
     if (st != SAN_OK) {
         set_error(r, ARB_ILLEGAL, &at, text, len, why);
         return;
@@ -454,8 +454,8 @@ static void game_complete(arb_reader *r)
             g->first[f] = r->rules.first[f];
             g->first_move[f] = r->rules.first_move[f];
         }
-        in.cannot_mate[WHITE] = rules_side_insufficient(&r->rules.pos, WHITE);
-        in.cannot_mate[BLACK] = rules_side_insufficient(&r->rules.pos, BLACK);
+        in.cannot_mate[WHITE] = rules_side_insufficient(r->rules.pos, WHITE);
+        in.cannot_mate[BLACK] = rules_side_insufficient(r->rules.pos, BLACK);
     }
     adjudicate(g, &in, r->opt.policy);
     if (g->has_end && (size_t)g->end_ply < r->ply_marked) {

@@ -65,7 +65,9 @@ bool rules_insufficient(const board_t *b)
 int rules_init(rules_t *r, const board_t *start)
 {
     memset(r, 0, sizeof *r);
-    r->pos = *start;
+    r->boards[0] = *start;
+    r->pos = &r->boards[0];
+    r->before = &r->boards[1];
     for (int f = 0; f < FACT_COUNT; f++)
         r->first[f] = -1;
     r->cap = 64;
@@ -78,6 +80,7 @@ int rules_init(rules_t *r, const board_t *start)
     r->keys[0] = start->key;
     r->seen[0] = 1;
     r->nkeys = 1;
+    r->bloom[start->key >> 62] |= 1ULL << ((start->key >> 56) & 63);
     r->pending = true;
     r->material_changed = true;
     return 0;
@@ -98,7 +101,7 @@ static int window_count(const rules_t *r, uint64_t key, int stm)
 {
     int n = 0;
     /* keys[nkeys-1] is r->pos; positions with its side to move sit at even distance. */
-    int start = (int)r->nkeys - 1 - (stm == r->pos.stm ? 0 : 1);
+    int start = (int)r->nkeys - 1 - (stm == r->pos->stm ? 0 : 1);
     for (int i = start; i >= 0; i -= 2)
         n += r->keys[i] == key;
     return n;
@@ -111,13 +114,13 @@ static int window_count(const rules_t *r, uint64_t key, int stm)
 static bool threefold_by_declared_move(const rules_t *r)
 {
     move_t moves[MAX_MOVES];
-    int n = movegen_legal(&r->pos, moves);
+    int n = movegen_legal(r->pos, moves);
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
-        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(r->pos.sq[m.from]) == PAWN)
+        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(r->pos->sq[m.from]) == PAWN)
             continue;
         board_t next;
-        board_make_move(&r->pos, m, &next);
+        board_make_move(r->pos, m, &next);
         if (window_count(r, next.key, next.stm) >= 2)
             return true;
     }
@@ -154,15 +157,15 @@ static void note(rules_t *r, enum rules_fact f)
         return;
     }
     char san[16];
-    san_format(&r->before, r->last, san);
-    snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)r->before.fullmove,
-             r->before.stm == WHITE ? "." : "...", san);
+    san_format(r->before, r->last, san);
+    snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)r->before->fullmove,
+             r->before->stm == WHITE ? "." : "...", san);
 }
 
 /* Records the facts of r->pos, knowing whether the side to move has a move. */
 static void settle(rules_t *r, bool has_move)
 {
-    const board_t *b = &r->pos;
+    const board_t *b = r->pos;
     r->pending = false;
     /* Most plies: a move exists, material and the clock are unremarkable,
      * and nothing in the window has occurred twice. */
@@ -208,9 +211,14 @@ static int window_push(rules_t *r, uint64_t key, int stm)
         r->seen = s;
         r->cap = cap;
     }
-    /* Scan back two plies at a time to the last occurrence, if any. */
+    /* Scan back two plies at a time to the last occurrence, if any; the
+     * filter says when there can be none. */
     int seen = 1;
-    for (int i = (int)r->nkeys - 2; i >= 0; i -= 2) {
+    unsigned bit = (unsigned)(key >> 56);
+    uint64_t mask = 1ULL << (bit & 63);
+    bool maybe = (r->bloom[bit >> 6] & mask) != 0;
+    r->bloom[bit >> 6] |= mask;
+    for (int i = maybe ? (int)r->nkeys - 2 : -1; i >= 0; i -= 2) {
         if (r->keys[i] == key) {
             seen = r->seen[i] < 255 ? r->seen[i] + 1 : 255;
             break;
@@ -227,26 +235,35 @@ static int window_push(rules_t *r, uint64_t key, int stm)
 int rules_play(rules_t *r, move_t m)
 {
     if (r->legality_only) {
-        board_t next;
+        board_t *next = r->before;
         if (m.flags & MOVE_NULL)
-            board_make_null(&r->pos, &next);
+            board_make_null(r->pos, next);
         else
-            board_make_move(&r->pos, m, &next);
+            board_make_move(r->pos, m, next);
+        r->before = r->pos;
         r->pos = next;
         r->ply++;
         return 0;
     }
-    if (r->pending)
-        settle(r, true);
-    const board_t *b = &r->pos;
+    if (r->pending) {
+        const board_t *p = r->pos;
+        /* The common ply, without a call: see settle(). */
+        if (!r->material_changed && !r->insufficient && p->halfmove < 99 && r->seen[r->nkeys - 1] < 3 &&
+            !r->twice[!p->stm])
+            r->pending = false;
+        else
+            settle(r, true);
+    }
+    const board_t *b = r->pos;
     bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
-    r->before = *b;
-    b = &r->before;
+    /* The new position goes into the other board; the old one stays as `before`. */
+    board_t *next = r->before;
     if (m.flags & MOVE_NULL)
-        board_make_null(b, &r->pos);
+        board_make_null(b, next);
     else
-        board_make_move(b, m, &r->pos);
-    const board_t *next = &r->pos;
+        board_make_move(b, m, next);
+    r->before = r->pos;
+    r->pos = next;
     /* python-chess is_irreversible(): a zeroing move, a move that changes
      * castling rights, or any move from a position with a legal en passant. */
     bool irreversible = zeroing || next->castle != b->castle || b->ep_legal;
@@ -257,6 +274,7 @@ int rules_play(rules_t *r, move_t m)
     if (irreversible) {
         r->nkeys = 0;
         r->twice[WHITE] = r->twice[BLACK] = false;
+        memset(r->bloom, 0, sizeof r->bloom);
     }
     /* Once fivefold is known, threefold is too: repetitions need no more counting. */
     if (r->first[FACT_FIVEFOLD] >= 0) {
@@ -271,5 +289,5 @@ int rules_play(rules_t *r, move_t m)
 void rules_finish(rules_t *r)
 {
     if (r->pending && !r->legality_only)
-        settle(r, movegen_has_legal(&r->pos));
+        settle(r, movegen_has_legal(r->pos));
 }

@@ -33,7 +33,7 @@ const char *rules_fact_name(enum rules_fact f);
 #define RULES_MOVE_TEXT 24
 
 typedef struct rules {
-    board_t pos;                 /* the current position, ply `ply` */
+    board_t *pos;                /* the current position, ply `ply` (in boards[]) */
     uint32_t ply;                /* half-moves played, 0.. */
     int32_t first[FACT_COUNT];   /* first ply where each fact holds, -1 if never */
     char first_move[FACT_COUNT][RULES_MOVE_TEXT]; /* the move that reached it */
@@ -42,11 +42,14 @@ typedef struct rules {
     uint8_t *seen;               /* occurrences of keys[i] in the window up to i, 1.. */
     uint32_t nkeys, cap;
     bool twice[2];               /* some window position with this side to move occurred twice */
+    uint64_t bloom[4];           /* bit (key >> 56) set for every key in the window: most
+                                    plies need no scan */
     bool pending;                /* facts of `pos` wait for the legal-move proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
     bool legality_only;          /* replay only: no facts (set after rules_init) */
-    board_t before;              /* the position before the last move, for move text */
+    board_t *before;             /* the position before the last move, for move text (in boards[]) */
+    board_t boards[2];           /* private: the two positions, swapped at each move (no copy) */
     move_t last;                 /* the last move */
 } rules_t;
 
@@ -54,7 +57,7 @@ typedef struct rules {
 int rules_init(rules_t *r, const board_t *start);
 void rules_free(rules_t *r);
 
-/* Plays m, a legal move in r->pos (or a null move), and settles the facts
+/* Plays m, a legal move in *r->pos (or a null move), and settles the facts
  * of the position it leaves.  Returns 0, -1 if out of memory. */
 int rules_play(rules_t *r, move_t m);
 

@@ -194,7 +194,7 @@ START_TEST(test_follows_the_game)
     board_start(&want);
     TU_PLAY(&want, "e4 c5 Nf3 d6 d4 cxd4");
     char diff[96];
-    ck_assert_msg(tu_board_same(&r.pos, &want, diff), "rules_t.pos after six plies: %s", diff);
+    ck_assert_msg(tu_board_same(r.pos, &want, diff), "rules_t.pos after six plies: %s", diff);
     rules_free(&r);
 }
 END_TEST

@@ -257,7 +257,7 @@ static inline void tu_game_at(const char *file, int line, rules_t *r, const char
     if (rules_init(r, &start) != 0)
         ck_abort_msg("%s:%d: rules_init failed", file, line);
     while (tu_next_token(&moves, tok)) {
-        move_t m = tu_san_at(file, line, &r->pos, tok);
+        move_t m = tu_san_at(file, line, r->pos, tok);
         if (rules_play(r, m) != 0)
             ck_abort_msg("%s:%d: rules_play(%s) failed", file, line, tok);
     }
