@@ -7,6 +7,7 @@
 
 #include "movegen.h"
 #include "san.h"
+#include "zobrist.h"
 
 static const char *const fact_names[FACT_COUNT] = {
     "checkmate", "stalemate", "insufficient", "dead",
@@ -114,14 +115,30 @@ static int window_count(const rules_t *r, uint64_t key, int stm)
 static bool threefold_by_declared_move(const rules_t *r)
 {
     move_t moves[MAX_MOVES];
-    int n = movegen_legal(r->pos, moves);
+    const board_t *b = r->pos;
+    int n = movegen_legal(b, moves);
+    /* The key after a quiet piece move, computed without making it: the
+     * piece leaves and lands, the other side moves, an en passant chance
+     * lapses, and castling rights drop if the king or a castling rook moves. */
+    uint64_t base = b->key ^ zobrist_black ^ (b->ep_legal ? zobrist_ep[SQ_FILE(b->ep)] : 0);
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
-        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(r->pos->sq[m.from]) == PAWN)
+        uint8_t pc = b->sq[m.from];
+        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(pc) == PAWN)
             continue;
-        board_t next;
-        board_make_move(r->pos, m, &next);
-        if (window_count(r, next.key, next.stm) >= 2)
+        uint8_t castle = b->castle;
+        if (castle) {
+            for (int k = 0; k < 4; k++)
+                if ((castle & (1 << k)) && (b->castle_rook[k] == m.from ||
+                                            (PIECE_TYPE(pc) == KING && k / 2 == b->stm)))
+                    castle &= (uint8_t)~(1 << k);
+        }
+        uint64_t key = base ^ zobrist_piece[pc][m.from] ^ zobrist_piece[pc][m.to] ^
+                       zobrist_castle[b->castle] ^ zobrist_castle[castle];
+        unsigned bit = (unsigned)(key >> 56);
+        if (!(r->bloom[bit >> 6] & (1ULL << (bit & 63))))
+            continue;
+        if (window_count(r, key, !b->stm) >= 2)
             return true;
     }
     return false;
