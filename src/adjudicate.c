@@ -47,7 +47,7 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
     static const char *const reason_words[ARB_FACT_COUNT] = {
         "checkmate", "stalemate", "insufficient material", "dead position",
         "fivefold repetition", "seventy-five-move rule", "threefold repetition claimed",
-        "fifty-move rule claimed",
+        "fifty-move rule claimed", "White cannot win", "Black cannot win",
     };
     g->adjudicated = g->result;
     if (g->has_end) {

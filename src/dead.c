@@ -6,25 +6,30 @@
  *
  *   1. the position itself: already mate, stalemate, or material that can
  *      never mate whatever the opponent lends as blockers;
- *   2. a short helpmate search (the intended winner approaches a corner,
- *      the loser walks into it); when it visits every reachable position
- *      without a mate, the side cannot win;
- *   3. a semi-static pass: which pieces can never move (pawns locked by
- *      pawns), where every piece could ever stand, and whether any piece of
- *      the winner could ever give check where the loser's king can go, or,
- *      for bishops of one colour, whether the loser could ever block enough
- *      flight squares;
- *   4. the same helpmate search by iterative deepening with a transposition
- *      table, within the node budget; a search that ends without a cut-off
- *      has seen every reachable position, a proof of unwinnability;
- *   5. the semi-static pass after each legal move.
+ *   2. a local helpmate search: the mate happens around the loser's king
+ *      where it stands, which suits positions full of pieces;
+ *   3. a corner helpmate search: the loser's king walks into a corner, the
+ *      winner's pieces follow, which suits endgames;
+ *   4. a semi-static pass: which pieces can never move (pawns locked by
+ *      pawns), where every piece could ever stand, and whether a mate could
+ *      ever be put together on a square the loser's king can reach;
+ *   5. the corner search by iterative deepening, within half the budget;
+ *   6. a breadth-first exhaustion of every reachable position, dropping
+ *      those the semi-static pass proves, within the rest;
+ *   7. the semi-static pass after each legal move.
+ * The searches of stages 2, 3 and 5 prove unwinnability too when they end
+ * without cutting anything off: they have then seen every position that
+ * can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
  *
  * Everything runs on a private bitboard copy of the position: the engine's
  * mailbox generator is exact but too slow for searches of many thousand
- * nodes.  Lines leave as move_t exactly as movegen_legal() lists them.
+ * nodes.  Lines leave as move_t exactly as movegen_legal() lists them, and
+ * the tests replay them through the engine.
  *
  * Written for pgn-arbiter from the outline of M. Ambrona, "A Practical
- * Algorithm for Chess Unwinnability", FUN 2022 (LIPIcs 226). */
+ * Algorithm for Chess Unwinnability", FUN 2022 (LIPIcs 226): the corner
+ * search's rewards and punishments, and the idea of a semi-static pass
+ * followed by an exhaustive search, come from there. */
 #include "dead.h"
 
 #include <assert.h>
@@ -43,7 +48,6 @@ typedef uint64_t bb_t;
 #define BIT(s) ((bb_t)1 << (s))
 #define NO_SQ 64
 #define FILE_A_BB 0x0101010101010101ULL
-#define FILE_H_BB 0x8080808080808080ULL
 #define RANK_1_BB 0x00000000000000FFULL
 #define RANK_8_BB 0xFF00000000000000ULL
 #define DARK_BB 0xAA55AA55AA55AA55ULL /* a1 is dark */
@@ -557,11 +561,17 @@ enum dead_answer dead_quick(const board_t *b, int color)
 /* ------------------------------------------------------------------------
  * Search state. */
 
-#define MAX_PLY 512          /* longest line searched, plies */
-#define DEFAULT_BUDGET 400000UL
-#define QUICK_NODES 5000UL   /* stage 2 */
-#define ITER_NODES 10000UL   /* stage 4, per iteration */
-#define SS_COST 8           /* nodes a semi-static pass is charged as */
+#define MAX_PLY 512             /* longest line searched, plies */
+#define DEFAULT_BUDGET 400000UL /* nodes per dead_can_win() call */
+#define LOCAL_DEPTH 3           /* local search: plies before rewards */
+#define LOCAL_NODES 2000UL
+#define QUICK_NODES 5000UL      /* corner search, two plies before rewards */
+#define ITER_NODES 10000UL      /* iterative deepening, per iteration */
+#define ID_SHARE 50             /* per cent of the budget the deepening may use */
+#define ID_TT_START (4 * ITER_NODES) /* table entries the deepening starts with ... */
+#define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
+#define PROBE_DEPTH 9           /* plies of forced lines dead_probe() follows */
+#define PROBE_NODES 2000UL
 
 typedef struct frame {
     dpos_t pos;
@@ -579,13 +589,15 @@ struct dead_search {
     tables_t T;
     tt_entry_t *tt;
     size_t tt_mask;          /* entries - 1; 4-entry buckets */
+    size_t tt_used;          /* entries - 1 of the part in use: a search of a few thousand
+                                nodes stays in cache instead of missing on every probe */
     uint32_t gen;            /* current generation; entries of others are empty */
     unsigned long budget;    /* nodes per dead_can_win call */
     unsigned long nodes;     /* visited in this call */
     unsigned long limit;     /* the running search stops at this count */
     bool interrupted;        /* the running search cut something off: no proof */
     bool use_tt;
-    bool plain;              /* every ply costs 1: no rewards, no punishments */
+    bool local;              /* local mode (classify_local), else corner mode */
     int winner;              /* colour whose mate is sought */
     int max_depth;           /* plies of the current iteration, before rewards */
     int mate_len;
@@ -595,8 +607,8 @@ struct dead_search {
     dmove_t mate[MAX_PLY];
     uint64_t ss_failed[256]; /* signatures (pawns and material) the semi-static pass could not
                                 prove in this call; their positions are not tested again */
-    struct bfs_node *queue;  /* the breadth-first stage, allocated when first needed */
-    uint64_t *seen;          /* its hash set of keys, 0 = free */
+    struct bfs_node *queue;  /* the breadth-first stage's queue and its hash set of keys */
+    uint64_t *seen;          /* (0 = free), allocated by the stage and freed after it */
     size_t queue_cap, seen_mask;
 };
 
@@ -638,8 +650,13 @@ void dead_last_stats(const dead_search_t *s, dead_stats_t *out)
     out->stage = s->stage;
 }
 
-static void tt_new_generation(dead_search_t *s)
+/* Empties the table for a search of about `nodes` positions. */
+static void tt_new_generation(dead_search_t *s, unsigned long nodes)
 {
+    size_t want = 4096;
+    while (want < 2 * (size_t)nodes && want <= s->tt_mask)
+        want *= 2;
+    s->tt_used = (want <= s->tt_mask ? want : s->tt_mask + 1) - 1;
     if (++s->gen == 0) {
         memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
         s->gen = 1;
@@ -649,7 +666,7 @@ static void tt_new_generation(dead_search_t *s)
 /* The entry of key in this generation (*found), or the one to overwrite. */
 static tt_entry_t *tt_probe(dead_search_t *s, uint64_t key, bool *found)
 {
-    tt_entry_t *b = &s->tt[key & s->tt_mask & ~(size_t)3], *victim = NULL;
+    tt_entry_t *b = &s->tt[key & s->tt_used & ~(size_t)3], *victim = NULL;
     for (int i = 0; i < 4; i++) {
         if (b[i].gen == s->gen && b[i].key == key) {
             *found = true;
@@ -669,7 +686,10 @@ static tt_entry_t *tt_probe(dead_search_t *s, uint64_t key, bool *found)
 /* ------------------------------------------------------------------------
  * The helpmate search. */
 
-enum { V_NORMAL, V_REWARD, V_PUNISH };
+/* How a move is searched: rewarded plies are free, punished ones cost 3,
+ * normal ones 1 (free right after a rewarded one); checks of the local mode
+ * are rewarded and tried first. */
+enum { V_NORMAL, V_REWARD, V_PUNISH, V_CHECK };
 
 /* Can only a promotion of the loser give the winner a blocker to mate
  * against?  True when the winner has a lone knight and the loser no minor
@@ -714,10 +734,111 @@ static bool goes_to(const tables_t *T, dmove_t m, int target, int type, bool bis
     return false;
 }
 
+/* True if the side to move has a legal move; cheaper than gen_legal() when
+ * the king or an unpinned piece can obviously move. */
+static bool has_legal(const tables_t *T, const dpos_t *p, dmove_t *scratch)
+{
+    const int us = p->stm, them = !us, k = p->ksq[us];
+    const bb_t own = p->pc[us][0], occ = p->occ;
+    for (bb_t t = T->king[k] & ~own; t;)
+        if (!attackers(T, p, pop_lsb(&t), occ & ~BIT(k), them))
+            return true;
+    if (!attackers(T, p, k, occ, them)) {
+        const bb_t *E = p->pc[them];
+        bb_t pinned = 0;
+        bb_t snipers = (rook_att(T, k, p->pc[them][0]) & (E[ROOK] | E[QUEEN])) |
+                       (bishop_att(T, k, p->pc[them][0]) & (E[BISHOP] | E[QUEEN]));
+        while (snipers) {
+            bb_t b = between(T, k, pop_lsb(&snipers)) & occ;
+            if (b && !(b & (b - 1)))
+                pinned |= b;
+        }
+        for (int type = KNIGHT; type <= QUEEN; type++)
+            for (bb_t pcs = p->pc[us][type] & ~pinned; pcs;)
+                if (piece_att(T, type, us, pop_lsb(&pcs), occ) & ~own)
+                    return true;
+        bb_t pawns = p->pc[us][PAWN] & ~pinned;
+        bb_t pushes = (us == WHITE ? pawns << 8 : pawns >> 8) & ~occ;
+        if (pushes)
+            return true;
+    }
+    return gen_legal(T, p, scratch) > 0;
+}
+
+/* Corner mode: the pieces head for the mate pattern of mate_target(). */
+static void classify_corner(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner;
+    const bool winners_turn = p->stm == w;
+    const bool need_promo = !winners_turn && need_loser_promotion(p, w);
+    const int king_target = mate_target(p, w, true, winners_turn);
+    const int piece_target = mate_target(p, w, false, winners_turn);
+    for (int i = 0; i < n; i++) {
+        dmove_t m = moves[i];
+        int from = MV_FROM(m), type = PIECE_TYPE(p->sq[from]);
+        int target = type == KING ? king_target : piece_target;
+        int v = V_NORMAL;
+        if (winners_turn) {
+            bool advanced = type == PAWN && (w == WHITE ? sq_rank(from) >= 4 : sq_rank(from) <= 3);
+            if (advanced || (MV_FLAGS(m) & MOVE_CAPTURE) || goes_to(T, m, target, type, false))
+                v = V_REWARD;
+        } else {
+            if (need_promo) {
+                int promo = MV_PROMO(m);
+                v = (type == PAWN && promo != QUEEN && promo != ROOK) ? V_REWARD : V_PUNISH;
+            }
+            if (goes_to(T, m, target, type, false))
+                v = V_REWARD;
+            else if (MV_FLAGS(m) & MOVE_CAPTURE)
+                v = V_PUNISH;
+            /* a loser with a queen has the means to block anywhere: no
+             * reward, no punishment */
+            if (p->pc[!w][QUEEN] || MV_PROMO(m) == QUEEN)
+                v = V_NORMAL;
+        }
+        var[i] = (uint8_t)v;
+    }
+}
+
+/* Local mode, for positions full of pieces: the mate happens where the
+ * loser's king stands.  The winner's pieces (not the king) close in on it;
+ * the loser's king stays, its pawns open lines, its other pieces crowd
+ * around the king, and it takes nothing. */
+static void classify_local(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner, l = !w;
+    const int lk = p->ksq[l];
+    const bool winners_turn = p->stm == w;
+    for (int i = 0; i < n; i++) {
+        dmove_t m = moves[i];
+        int from = MV_FROM(m), to = MV_TO(m), type = PIECE_TYPE(p->sq[from]);
+        int v = V_NORMAL;
+        if (winners_turn) {
+            int t = MV_PROMO(m) ? MV_PROMO(m) : type;
+            if (t != KING && (piece_att(T, t, w, to, (p->occ & ~BIT(from)) | BIT(to)) & BIT(lk)))
+                v = V_CHECK;
+            else if (type == KNIGHT ? T->knight_dist[to][lk] < T->knight_dist[from][lk]
+                               : type != KING && king_dist(to, lk) < king_dist(from, lk))
+                v = V_REWARD;
+            else if (type == KING)
+                v = V_PUNISH;
+        } else {
+            if ((MV_FLAGS(m) & MOVE_CAPTURE) || type == KING)
+                v = V_PUNISH;
+            else if (king_dist(to, lk) == 1 || type == PAWN)
+                v = V_REWARD;
+        }
+        var[i] = (uint8_t)v;
+    }
+}
+
 /* Depth-first helpmate search below frames[ply].  Plies cost 1, rewarded
  * ones (progress towards the mate pattern) 0, punished ones 3; a normal ply
- * right after a rewarded one is free.  Returns true on a mate (line in
- * s->mate).  Sets s->interrupted when a branch was cut by depth or nodes. */
+ * right after a rewarded one is free.  Rewarded moves are tried first.
+ * Returns true on a mate (line in s->mate).  Sets s->interrupted when a
+ * branch was cut by depth or nodes. */
 static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
 {
     frame_t *fr = &s->frames[ply];
@@ -739,6 +860,19 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
     }
     if (material_cannot_win(p, w))
         return false;
+    if (depth >= s->max_depth || ply >= MAX_PLY - 1) {
+        /* a leaf: only a mate or a position without moves is final */
+        if (has_legal(T, p, fr->moves)) {
+            s->interrupted = true;
+            return false;
+        }
+        if (p->stm == l && in_check(T, p)) {
+            s->mate_len = ply;
+            memcpy(s->mate, s->path, (size_t)ply * sizeof *s->path);
+            return true;
+        }
+        return false;
+    }
     int n = gen_legal(T, p, fr->moves);
     if (n == 0) {
         if (p->stm == l && in_check(T, p)) {
@@ -748,59 +882,45 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
         }
         return false;
     }
-    if (depth >= s->max_depth || ply >= MAX_PLY - 1) {
-        s->interrupted = true;
-        return false;
-    }
     if (e) {
         e->key = p->key;
         e->gen = s->gen;
         e->depth = left;
     }
 
-    bool winners_turn = p->stm == w;
-    bool need_promo = need_loser_promotion(p, w);
+    uint8_t var[MAX_GEN];
+    if (s->local)
+        classify_local(s, p, fr->moves, n, var);
+    else
+        classify_corner(s, p, fr->moves, n, var);
     dpos_t *q = &s->frames[ply + 1].pos;
-    for (int i = 0; i < n; i++) {
-        dmove_t m = fr->moves[i];
-        int from = MV_FROM(m), type = PIECE_TYPE(p->sq[from]);
-        int target = mate_target(p, w, type == KING, winners_turn);
-        int var = V_NORMAL;
-        if (winners_turn) {
-            bool advanced = type == PAWN && (w == WHITE ? sq_rank(from) >= 4 : sq_rank(from) <= 3);
-            if (advanced || (MV_FLAGS(m) & MOVE_CAPTURE) || goes_to(T, m, target, type, false))
-                var = V_REWARD;
-        } else {
-            if (need_promo) {
-                int promo = MV_PROMO(m);
-                var = (type == PAWN && promo != QUEEN && promo != ROOK) ? V_REWARD : V_PUNISH;
-            }
-            if (goes_to(T, m, target, type, false))
-                var = V_REWARD;
-            else if (MV_FLAGS(m) & MOVE_CAPTURE)
-                var = V_PUNISH;
+    static const uint8_t order[4] = {V_CHECK, V_REWARD, V_NORMAL, V_PUNISH};
+    for (int pass = 0; pass < 4; pass++) {
+        for (int i = 0; i < n; i++) {
+            if (var[i] != order[pass])
+                continue;
+            dmove_t m = fr->moves[i];
+            bool reward = var[i] == V_REWARD || var[i] == V_CHECK;
+            int nd = depth + 1;
+            if (reward || (var[i] == V_NORMAL && past_progress))
+                nd = depth;
+            else if (var[i] == V_PUNISH)
+                nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
+            do_move(T, p, m, q);
+            s->path[ply] = m;
+            if (mate_dfs(s, ply + 1, nd, reward))
+                return true;
+            if (s->nodes >= s->limit)
+                return false;
         }
-        int nd = depth + 1;
-        if (s->plain)
-            var = V_NORMAL, past_progress = false;
-        if (var == V_REWARD || (var == V_NORMAL && past_progress))
-            nd = depth;
-        else if (var == V_PUNISH)
-            nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
-        do_move(T, p, m, q);
-        s->path[ply] = m;
-        if (mate_dfs(s, ply + 1, nd, var == V_REWARD))
-            return true;
-        if (s->nodes >= s->limit)
-            return false;
     }
     return false;
 }
 
 /* One helpmate search from frames[0] with the given depth and node cap. */
-static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt, bool plain)
+static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt, bool local)
 {
-    s->plain = plain;
+    s->local = local;
     s->max_depth = max_depth;
     s->limit = s->nodes + nodes < s->budget ? s->nodes + nodes : s->budget;
     s->interrupted = false;
@@ -815,30 +935,28 @@ static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, boo
  * every piece the set of squares it may ever stand on (reach), and whether
  * its square may ever become empty (clear: it moves or is taken).  A piece
  * that is not clear is fixed: it stands on its square in every reachable
- * position, so sliders never pass it, pawns never push into it and, for a
- * pawn, the squares it attacks are forbidden to the enemy king for ever.
+ * position, so sliders never pass it, pawns never push into it, and what it
+ * always attacks (all a pawn, knight or king attacks, the first square of
+ * each line of a slider) the enemy king never enters.
+ *
  * Starting from "nothing moves", moves are added while their conditions can
  * hold: a pawn pushes into a square no fixed piece holds, captures where an
- * enemy piece (not a king) may stand, or en passant next to where an enemy
- * pawn may stand; a piece moves as on a board holding only the fixed pieces,
- * never onto an own fixed piece nor onto a king that never moves; a king
- * never onto a square a fixed enemy pawn or never-moving king attacks.
- * Entering the square of an enemy piece (not a king) means it was taken or
- * had left: it becomes clear.  A pawn that may reach its last rank may
- * become anything and go anywhere.  Every condition only grows with reach
- * and clear, so the iteration ends, and by induction over any series of
- * legal moves every position reached keeps each piece inside its reach and
- * each fixed piece on its square. */
+ * enemy piece (not a king) may stand, or en passant past an enemy pawn
+ * still on its first square (pawns never return there) or as the FEN
+ * offers; a piece moves as on a board holding only the fixed pieces, never
+ * onto an own fixed piece nor onto a king that never moves; a king never
+ * onto a square a fixed enemy piece always attacks.  Two pawns of opposite
+ * colours on one file, each never leaving it and the one ahead never taken,
+ * never pass each other.  Entering the square of an enemy piece (not a
+ * king) means it was taken or had left: it becomes clear.  A pawn that may
+ * reach its last rank may become anything and go anywhere.
+ *
+ * Every condition only grows with reach and clear, so the iteration ends,
+ * and by induction over any series of legal moves every position reached
+ * keeps each piece inside its reach and each fixed piece on its square.
+ * ss_unwinnable() then looks for a square of the loser king's reach where a
+ * mate could ever be put together (ss_mate_possible). */
 
-#ifndef DBG_PAWN
-#define DBG_PAWN(i, a, b, c, d) ((void)0)
-#endif
-#ifndef DBG_CLEAR
-#define DBG_CLEAR(i, j) ((void)0)
-#endif
-#ifndef DBG_CHANGE
-#define DBG_CHANGE(i, r, nr) ((void)0)
-#endif
 typedef struct ss {
     int n;
     uint8_t sq[32], color[32], type[32];
@@ -849,7 +967,10 @@ typedef struct ss {
     int8_t at[64];      /* piece index by its square now, -1 if empty */
 } ss_t;
 
-static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
+/* Returns false, leaving ss unfinished, as soon as a pawn of `hopeless`
+ * (WHITE, BLACK, or -1 for none) may promote: the pass cannot prove that
+ * side unwinnable then. */
+static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless)
 {
     memset(ss->at, -1, sizeof ss->at);
     ss->n = 0;
@@ -948,13 +1069,15 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
                     ep_caps |= BIT(p->ep);
                 bb_t ep_hits = caps & ep_caps & ep_rank[c];
                 caps &= (can_be[!c] | ep_hits) & ~fixed[c];
-                nr |= push | dbl | caps; DBG_PAWN(i, push, dbl, caps, ep_hits);
+                nr |= push | dbl | caps;
                 taken = caps & p->pc[!c][0];
                 for (bb_t x = ep_hits; x;) {
                     int e = pop_lsb(&x);
                     taken |= BIT(c == WHITE ? e - 8 : e + 8) & p->pc[!c][PAWN];
                 }
                 if (nr & (c == WHITE ? RANK_8_BB : RANK_1_BB)) {
+                    if (c == hopeless)
+                        return false;
                     ss->promo[i] = true;
                     nr = ALL_BB;
                 }
@@ -981,11 +1104,11 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
             for (taken &= ~BIT(ss->sq[i]); taken;) {
                 int j = ss->at[pop_lsb(&taken)];
                 if (j >= 0 && !ss->clear[j]) {
-                    ss->clear[j] = true; DBG_CLEAR(i, j);
+                    ss->clear[j] = true;
                     changed = true;
                 }
             }
-            if (nr != r) { DBG_CHANGE(i, r, nr);
+            if (nr != r) {
                 ss->reach[i] = nr;
                 changed = true;
             }
@@ -995,6 +1118,7 @@ static void ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss)
             }
         }
     }
+    return true;
 }
 
 /* Could w ever mate on the square s?  A mate needs a piece of w (not the
@@ -1141,7 +1265,8 @@ static enum dead_answer semi_static(dead_search_t *s, int ply)
         ply++;
     }
     ss_t ss;
-    ss_saturate(T, &s->frames[ply].pos, &ss);
+    if (!ss_saturate(T, &s->frames[ply].pos, &ss, w))
+        return DEAD_UNDETERMINED;
     return ss_unwinnable(T, &s->frames[ply].pos, &ss, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
 }
 
@@ -1155,19 +1280,17 @@ static enum dead_answer semi_static(dead_search_t *s, int ply)
  * empties, no position reachable mates: a proof. */
 
 typedef struct bfs_node {
-    uint64_t key;
     bb_t occ;
     uint8_t code[16];   /* piece codes of the occupied squares, 4 bits each, in square order */
-    uint8_t stm, castle, ep;
-    uint16_t ply;       /* distance from the root */
     uint32_t parent;    /* queue index, UINT32_MAX for the root */
     dmove_t move;       /* from the parent */
-} bfs_node_t;
+    uint16_t ply;       /* distance from the root */
+    uint8_t stm, castle, ep;
+} bfs_node_t;           /* 40 bytes */
 
 static void bfs_pack(const dpos_t *p, bfs_node_t *n)
 {
     memset(n->code, 0, sizeof n->code);
-    n->key = p->key;
     n->occ = p->occ;
     int k = 0;
     for (bb_t o = p->occ; o; k++) {
@@ -1186,19 +1309,19 @@ static void bfs_unpack(const bfs_node_t *n, const dpos_t *root, dpos_t *p)
     int k = 0;
     for (bb_t o = n->occ; o; k++) {
         int s = pop_lsb(&o), pc = (n->code[k >> 1] >> ((k & 1) * 4)) & 15;
-        bb_t b = BIT(s);
-        p->sq[s] = (uint8_t)pc;
-        p->pc[PIECE_COLOR(pc)][PIECE_TYPE(pc)] |= b;
-        p->pc[PIECE_COLOR(pc)][0] |= b;
+        put_piece(p, s, pc);
         if (PIECE_TYPE(pc) == KING)
             p->ksq[PIECE_COLOR(pc)] = (uint8_t)s;
     }
-    p->occ = n->occ;
-    p->key = n->key;
     p->stm = n->stm;
     p->castle = n->castle;
     p->ep = n->ep;
     memcpy(p->crook, root->crook, sizeof p->crook);
+    p->key ^= zobrist_castle[p->castle];
+    if (p->ep != NO_SQ)
+        p->key ^= zobrist_ep[sq_file(p->ep)];
+    if (p->stm == BLACK)
+        p->key ^= zobrist_black;
 }
 
 /* Adds key to the seen set; false if it was there already. */
@@ -1244,35 +1367,14 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
 static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
 {
     ss_t ss;
-    ss_saturate(T, p, &ss);
-    return ss_unwinnable(T, p, &ss, w);
+    return ss_saturate(T, p, &ss, w) && ss_unwinnable(T, p, &ss, w);
 }
 
-static enum dead_answer bfs_exhaust(dead_search_t *s)
+static enum dead_answer bfs_search(dead_search_t *s)
 {
     const tables_t *T = &s->T;
     const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
-    size_t cap = s->budget / 2 < 4096 ? 4096 : s->budget / 2;
-    if (s->queue_cap != cap) {
-        free(s->queue);
-        free(s->seen);
-        size_t hs = 1;
-        while (hs < 2 * cap)
-            hs *= 2;
-        s->queue = malloc(cap * sizeof *s->queue);
-        s->seen = malloc(hs * sizeof *s->seen);
-        if (!s->queue || !s->seen) {
-            free(s->queue);
-            free(s->seen);
-            s->queue = NULL;
-            s->seen = NULL;
-            s->queue_cap = 0;
-            return DEAD_UNDETERMINED;
-        }
-        s->queue_cap = cap;
-        s->seen_mask = hs - 1;
-    }
     memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
     dpos_t p, q;
     dmove_t *moves = s->frames[1].moves;
@@ -1306,14 +1408,13 @@ static enum dead_answer bfs_exhaust(dead_search_t *s)
                 continue;
             if (material_cannot_win(&q, w))
                 continue;
-            /* worth a semi-static pass: a capture, or a pawn move that
-             * ends in front of an enemy pawn */
+            /* worth a semi-static pass: a capture, a promotion, or a pawn
+             * move that ends in front of an enemy pawn */
             int to = MV_TO(moves[i]);
-            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) ||
+            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || MV_PROMO(moves[i]) ||
                              (PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN &&
                               (q.pc[!p.stm][PAWN] & BIT(p.stm == WHITE ? to + 8 : to - 8)));
             if (structure && ss_worth_trying(s, &q)) {
-                s->nodes += SS_COST;
                 if (ss_proves(T, &q, w))
                     continue;
                 ss_note_failure(s, &q);
@@ -1329,6 +1430,32 @@ static enum dead_answer bfs_exhaust(dead_search_t *s)
         }
     }
     return DEAD_UNWINNABLE;
+}
+
+/* The stage: room for as many positions as nodes are left (40 bytes each,
+ * and at most 32 bytes of hash set), taken for the stage and given back. */
+static enum dead_answer bfs_exhaust(dead_search_t *s)
+{
+    size_t cap = s->budget > s->nodes ? s->budget - s->nodes : 0;
+    if (cap < 4096)
+        cap = 4096;
+    size_t hs = 1;
+    while (hs < 2 * cap)
+        hs *= 2;
+    s->queue = malloc(cap * sizeof *s->queue);
+    s->seen = malloc(hs * sizeof *s->seen);
+    enum dead_answer a = DEAD_UNDETERMINED;
+    if (s->queue && s->seen) {
+        s->queue_cap = cap;
+        s->seen_mask = hs - 1;
+        a = bfs_search(s);
+    }
+    free(s->queue);
+    free(s->seen);
+    s->queue = NULL;
+    s->seen = NULL;
+    s->queue_cap = 0;
+    return a;
 }
 
 /* ------------------------------------------------------------------------
@@ -1348,8 +1475,19 @@ static enum dead_answer analyse(dead_search_t *s)
     if (material_cannot_win(root, w))
         return DEAD_UNWINNABLE;
 
+    /* A search that ends without cutting anything has seen every position
+     * reachable (the table only skips positions already searched with as
+     * many plies left): no mate is a proof. */
+    s->stage = 2;
+    tt_new_generation(s, LOCAL_NODES);
+    if (run_search(s, LOCAL_DEPTH, LOCAL_NODES, true, true))
+        return DEAD_WINNABLE;
+    if (!s->interrupted)
+        return DEAD_UNWINNABLE;
+
     s->stage = 3;
-    if (run_search(s, 2, QUICK_NODES, false, false))
+    tt_new_generation(s, QUICK_NODES);
+    if (run_search(s, 2, QUICK_NODES, true, false))
         return DEAD_WINNABLE;
     if (!s->interrupted)
         return DEAD_UNWINNABLE;
@@ -1360,20 +1498,26 @@ static enum dead_answer analyse(dead_search_t *s)
         return a;
 
     s->stage = 5;
-    tt_new_generation(s);
-    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget / 2; depth++) {
+    unsigned long id_start = s->nodes;
+    tt_new_generation(s, ID_TT_START);
+    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget * ID_SHARE / 100; depth++) {
+        /* the table keeps what earlier iterations saw; short searches use
+         * a part of it that stays in the cache, long ones all of it */
+        if (s->nodes - id_start > ID_TT_SWITCH && s->tt_used < s->tt_mask)
+            tt_new_generation(s, s->budget);
         if (run_search(s, depth, ITER_NODES, true, false))
             return DEAD_WINNABLE;
         if (!s->interrupted)
             return DEAD_UNWINNABLE;
     }
 
-    s->stage = 7;
+    s->stage = 6;
     a = bfs_exhaust(s);
     if (a != DEAD_UNDETERMINED)
         return a;
 
-    s->stage = 6;
+    /* Every move leads to a position the semi-static pass proves. */
+    s->stage = 7;
     n = gen_legal(T, root, s->frames[0].moves);
     for (int i = 0; i < n; i++) {
         s->path[0] = s->frames[0].moves[i];
@@ -1406,4 +1550,144 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
     if (line_len)
         *line_len = s->mate_len;
     return a;
+}
+
+/* ------------------------------------------------------------------------
+ * The probe: proofs only, and only the cheap ones. */
+
+/* A quiet legal move of the side to move found without generating them
+ * all (an unpinned piece or pawn to an empty square, or a king step to an
+ * empty square not attacked), or false.  Only when not in check. */
+static bool quiet_move(const tables_t *T, const dpos_t *p, dmove_t *out)
+{
+    const int us = p->stm, them = !us, k = p->ksq[us];
+    const bb_t occ = p->occ;
+    const bb_t *E = p->pc[them];
+    bb_t pinned = 0;
+    bb_t snipers = (rook_att(T, k, E[0]) & (E[ROOK] | E[QUEEN])) | (bishop_att(T, k, E[0]) & (E[BISHOP] | E[QUEEN]));
+    while (snipers) {
+        bb_t b = between(T, k, pop_lsb(&snipers)) & occ;
+        if (b && !(b & (b - 1)))
+            pinned |= b;
+    }
+    for (int type = KNIGHT; type <= QUEEN; type++) {
+        for (bb_t pcs = p->pc[us][type] & ~pinned; pcs;) {
+            int from = pop_lsb(&pcs);
+            bb_t t = piece_att(T, type, us, from, occ) & ~occ;
+            if (t) {
+                *out = MV(from, lsb(t), 0, 0);
+                return true;
+            }
+        }
+    }
+    bb_t pawns = p->pc[us][PAWN] & ~pinned;
+    bb_t pushes = (us == WHITE ? pawns << 8 : pawns >> 8) & ~occ & ~(RANK_1_BB | RANK_8_BB);
+    if (pushes) {
+        int to = lsb(pushes);
+        *out = MV(us == WHITE ? to - 8 : to + 8, to, 0, 0);
+        return true;
+    }
+    for (bb_t t = T->king[k] & ~occ; t;) {
+        int to = pop_lsb(&t);
+        if (!attackers(T, p, to, occ & ~BIT(k), them)) {
+            *out = MV(k, to, 0, 0);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* True if every series of at most `depth` plies from frames[ply] ends where
+ * w cannot win: material, a stalemate, or w mated.  Gives up (false) at the
+ * first line that gets through, trying a quiet move first, so an open
+ * position costs about `depth` cheap steps. */
+static bool forced_unwinnable(dead_search_t *s, int ply, int depth)
+{
+    const tables_t *T = &s->T;
+    frame_t *fr = &s->frames[ply];
+    const dpos_t *p = &fr->pos;
+    const int w = s->winner;
+    if (++s->nodes >= s->limit)
+        return false;
+    if (material_cannot_win(p, w))
+        return true;
+    bool check = in_check(T, p);
+    if (depth == 0)
+        return !has_legal(T, p, fr->moves) && (p->stm == w || !check);
+    dmove_t quiet;
+    if (!check && quiet_move(T, p, &quiet)) {
+        do_move(T, p, quiet, &s->frames[ply + 1].pos);
+        if (!forced_unwinnable(s, ply + 1, depth - 1))
+            return false;
+    }
+    int n = gen_legal(T, p, fr->moves);
+    if (n == 0)
+        return p->stm == w || !check;
+    for (int i = 0; i < n; i++) {
+        do_move(T, p, fr->moves[i], &s->frames[ply + 1].pos);
+        if (!forced_unwinnable(s, ply + 1, depth - 1))
+            return false;
+    }
+    return true;
+}
+
+/* Worth a semi-static pass: some pawn blocked head-on by an enemy pawn, and
+ * every pawn has an enemy pawn ahead on its file (a pawn with a free file
+ * could promote).  Most positions of a game fail this at once. */
+static bool looks_blocked(const dpos_t *p)
+{
+    bb_t wp = p->pc[WHITE][PAWN], bp = p->pc[BLACK][PAWN];
+    if (!((wp << 8) & bp))
+        return false;
+    for (int c = WHITE; c <= BLACK; c++) {
+        for (bb_t x = p->pc[c][PAWN]; x;) {
+            int s = pop_lsb(&x);
+            /* pawns never stand on the last ranks, so the shifts stay in range */
+            bb_t ahead = (FILE_A_BB << sq_file(s)) & (c == WHITE ? ALL_BB << (s + 1) : BIT(s) - 1);
+            if (!(ahead & p->pc[!c][PAWN]))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A rook or queen of w and a file without pawns: the semi-static pass
+ * would not prove anything (the probe's shortcut, not a rule). */
+static bool open_file_for_heavy(const dpos_t *p, int w)
+{
+    if (!(p->pc[w][ROOK] | p->pc[w][QUEEN]))
+        return false;
+    bb_t pawns = p->pc[WHITE][PAWN] | p->pc[BLACK][PAWN];
+    for (int f = 0; f < 8; f++)
+        if (!(pawns & (FILE_A_BB << f)))
+            return true;
+    return false;
+}
+
+enum dead_answer dead_probe(dead_search_t *s, const board_t *b, int color)
+{
+    assert(color == WHITE || color == BLACK);
+    const tables_t *T = &s->T;
+    dpos_t *root = &s->frames[0].pos;
+    s->winner = color;
+    s->mate_len = 0;
+    s->nodes = 1;
+    s->stage = 1;
+    dpos_from_board(T, b, root);
+    if (!has_legal(T, root, s->frames[0].moves))
+        return in_check(T, root) && root->stm != color ? DEAD_WINNABLE : DEAD_UNWINNABLE;
+    if (material_cannot_win(root, color))
+        return DEAD_UNWINNABLE;
+    s->stage = 2;
+    s->limit = PROBE_NODES;
+    if (forced_unwinnable(s, 0, PROBE_DEPTH))
+        return DEAD_UNWINNABLE;
+    s->stage = 4;
+    if (looks_blocked(root) && !open_file_for_heavy(root, color)) {
+        enum dead_answer a = semi_static(s, 0);
+        if (a == DEAD_UNWINNABLE)
+            return a;
+    }
+    s->stage = 0;
+    return DEAD_UNDETERMINED;
 }

@@ -5,20 +5,21 @@
  * position is dead (5.2.2) when neither side can win; a flag fall is a draw
  * when the opponent of the player out of time cannot win (6.9).
  *
- * The analysis follows the outline of M. Ambrona, "A Practical Algorithm for
- * Chess Unwinnability", FUN 2022: material rules, forced lines, a goal-directed
- * helpmate search, a semi-static pass over the pawn structure (which pawns can
- * never move, where each piece can ever go, whether a king can ever be
- * mated there) and an exhaustive search when the reachable positions are few.
+ * Three answers, from cheap to dear:
+ *   dead_quick()    material alone, no board search: well under 0.1 us;
+ *   dead_probe()    the cheap proofs (forced lines, locked pawns): a few us;
+ *   dead_can_win()  the full analysis with a helpmate search: about 0.1 to
+ *                   0.3 ms for most positions, at most the node budget.
  *
  * Soundness: DEAD_UNWINNABLE is only ever answered with a proof (material,
- * an exhausted search, the semi-static argument); DEAD_WINNABLE from
- * dead_can_win() comes with a helpmate line that can be replayed.  When the
- * budget runs out the answer is DEAD_UNDETERMINED, which callers must treat
- * as winnable, never as dead.  Move counters and repetitions are ignored, as
- * the Laws do for "any series of legal moves".
+ * a search that saw every reachable position, the semi-static argument);
+ * DEAD_WINNABLE from dead_can_win() comes with a helpmate line that the
+ * caller can replay.  DEAD_UNDETERMINED means "not shown either way" and
+ * must be treated as winnable, never as dead.  Move counters and repetition
+ * are ignored, as "any series of legal moves" does.  The searches key
+ * positions by 64-bit Zobrist keys; a collision could hide a position.
  *
- * No global mutable state: a dead_search_t belongs to one thread. */
+ * No global mutable state: a dead_search_t belongs to one thread at a time. */
 #ifndef ARB_DEAD_H
 #define ARB_DEAD_H
 
@@ -29,46 +30,65 @@
 enum dead_answer {
     DEAD_WINNABLE,    /* the side can mate by some series of legal moves */
     DEAD_UNWINNABLE,  /* it cannot (proved) */
-    DEAD_UNDETERMINED /* not decided: cheap test declined, or budget spent */
+    DEAD_UNDETERMINED /* not decided: the cheap test declined, or the budget ran out */
 };
 
-/* Search state: transposition table, node budget, scratch.  Opaque. */
+/* Search state: move generation tables, transposition table, scratch.
+ * Opaque; one per thread. */
 typedef struct dead_search dead_search_t;
 
-/* A search handle whose dead_can_win() visits at most about node_budget
- * positions per call (0: the default, 400000).  The table takes about
- * 16 bytes per budgeted node, between 64 KiB and 8 MiB.  Returns NULL if out
- * of memory.  The caller owns the handle and frees it with dead_search_free. */
+/* A handle whose dead_can_win() visits at most about node_budget positions
+ * per call (0: the default, 400000: a fraction of a second at worst).
+ * Memory: the table, 16 bytes per budgeted node rounded up to a power of
+ * two, between 64 KiB and 8 MiB, plus 0.6 MiB; the breadth-first stage of
+ * dead_can_win() borrows up to 72 bytes per node left for the call and
+ * gives them back.  Returns NULL if out of memory; free with
+ * dead_search_free(). */
 dead_search_t *dead_search_new(size_t node_budget);
 
 /* Frees s (NULL is allowed). */
 void dead_search_free(dead_search_t *s);
 
-/* Full analysis: can `color` (WHITE or BLACK) checkmate in b by some series of
- * legal moves?  On DEAD_WINNABLE the helpmate line (moves as movegen_legal
- * lists them, starting with b's side to move, ending in mate of !color) is
- * written to line[0..min(len, line_cap)) with *line_len = its full length;
- * line may be NULL when line_cap is 0.  *line_len is 0 for the other answers.
- * A position already checkmate is winnable (empty line) for the side that
- * mated and unwinnable for the side mated; a stalemate is unwinnable for both.
- * Cost: well under a millisecond for most positions, at most the budget. */
+/* Full analysis: can `color` (WHITE or BLACK) checkmate in b by some series
+ * of legal moves?  On DEAD_WINNABLE the helpmate line (moves as
+ * movegen_legal() lists them, b's side to move first, ending in mate of
+ * !color) goes to line[0 .. min(*line_len, line_cap)) and *line_len is its
+ * full length (line may be NULL when line_cap is 0; line_len may be NULL).
+ * Lines can be long (up to 512 plies).  *line_len is 0 for the other
+ * answers.  A position that is already checkmate is winnable (empty line)
+ * for the side that mated and unwinnable for the side mated; a stalemate is
+ * unwinnable for both. */
 enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
                               int line_cap, int *line_len);
 
-/* Static filter, well under a microsecond, no allocation: answers
- * DEAD_UNWINNABLE when the material of `color` (and what the opponent could
- * lend it as blockers) can never mate, DEAD_WINNABLE only in the certain
- * cases named in dead.c (it never searches), DEAD_UNDETERMINED otherwise.
- * It does not look at legal moves: a stalemate or checkmate on the board is
- * the caller's to detect (rules.c knows), as is a forced line. */
+/* Quick mode, for a replay that asks at many plies: only the cheap proofs
+ * of dead_can_win(): the position itself (mate, stalemate, material),
+ * forced lines of up to 9 plies (every series ends in insufficient
+ * material, stalemate or mate of color), and the semi-static pass when
+ * every pawn faces an enemy pawn on its file, some are locked, and color
+ * has no rook or queen beside an open file.  No helpmate search:
+ * DEAD_UNWINNABLE when proved, DEAD_WINNABLE only for a mate already on
+ * the board, DEAD_UNDETERMINED otherwise.  About 3 microseconds. */
+enum dead_answer dead_probe(dead_search_t *s, const board_t *b, int color);
+
+/* Static filter on material alone (no moves, no allocation, well under a
+ * microsecond): DEAD_UNWINNABLE when `color` can never mate whatever the
+ * opponent lends as blockers (a lone king; a lone knight against nothing but
+ * queens; bishops of one colour against no pawn, knight or bishop of the
+ * other colour), else DEAD_UNDETERMINED.  It never answers DEAD_WINNABLE: no
+ * material makes a win certain (a forced stalemate, a fortress).  Checkmate
+ * and stalemate on the board are the caller's to detect. */
 enum dead_answer dead_quick(const board_t *b, int color);
 
-/* Statistics of the last dead_can_win() call on s, for benchmarks. */
+/* Statistics of the last dead_can_win() or dead_probe() call on s, for
+ * benchmarks and tests. */
 typedef struct dead_stats {
     unsigned long nodes; /* positions visited, all stages */
-    int stage;           /* which stage decided: 0 none, 1 terminal/material, 2 forced lines,
-                            3 quick helpmate search, 4 semi-static, 5 full search,
-                            6 semi-static after one move */
+    int stage;           /* the stage that decided: 0 none (undetermined), 1 the position itself
+                            (mate, stalemate, material), 2 local helpmate search (dead_probe:
+                            forced lines), 3 corner helpmate search, 4 semi-static pass,
+                            5 iterative deepening, 6 breadth-first exhaustion, 7 semi-static
+                            pass after each move */
 } dead_stats_t;
 void dead_last_stats(const dead_search_t *s, dead_stats_t *out);
 

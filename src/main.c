@@ -310,7 +310,8 @@ bool cli_write(strbuf_t *b, uint64_t base, FILE *f)
             pos = n->at + n->len;
         }
     }
-    ok = ok && fwrite(b->data + pos, 1, b->len - pos, f) == b->len - pos;
+    /* (b->data is NULL while nothing was ever appended.) */
+    ok = ok && (pos == b->len || fwrite(b->data + pos, 1, b->len - pos, f) == b->len - pos);
     strbuf_clear(b);
     return ok;
 }

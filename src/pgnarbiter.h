@@ -27,6 +27,7 @@ extern "C" {
 typedef enum arb_fact {
     ARB_CHECKMATE, ARB_STALEMATE, ARB_INSUFFICIENT, ARB_DEAD,
     ARB_FIVEFOLD, ARB_SEVENTYFIVE, ARB_THREEFOLD, ARB_FIFTY,
+    ARB_WHITE_CANNOT_WIN, ARB_BLACK_CANNOT_WIN, /* no series of legal moves ends in that side mating */
     ARB_FACT_COUNT
 } arb_fact;
 
@@ -86,6 +87,7 @@ typedef struct arb_game {
         char message[160];      /* what went wrong, in words */
     } error;
     bool has_movetext;          /* anything but tags was read (moves, comments, a marker) */
+    bool open_variation;        /* the movetext ends inside a variation: ( without ) */
     uint32_t plies;             /* mainline half-moves replayed */
     const char *result;         /* Result tag value, NULL if none */
     const char *marker;         /* termination marker, NULL if none */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "adjudicate.h"
+#include "dead.h"
 #include "lex.h"
 #include "movegen.h"
 #include "pgnarbiter.h"
@@ -60,6 +61,7 @@ struct arb_reader {
     char why[160];               /* text behind rec.adjudication */
     lex_token_t fen_at, variant_at; /* where the FEN and Variant tags are (positions only) */
     board_t standard_start;      /* parsed once: most games start from it */
+    dead_search_t *dead;         /* dead-position analysis, made on first use */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
 };
@@ -117,6 +119,7 @@ void arb_reader_free(arb_reader *r)
     lex_free(r->lx);
     if (r->rules_live)
         rules_free(&r->rules);
+    dead_search_free(r->dead);
     for (int i = 0; i <= QUEUE_MAX; i++) {
         struct saved *sv = i < QUEUE_MAX ? &r->queue[i] : &r->held;
         free(sv->text);
@@ -288,6 +291,42 @@ static bool variant_is(const char *v, const char *const *names)
     return false;
 }
 
+/* The reader's dead-position analysis: a small table (about 2 MiB at
+ * most), enough for the positions a replay asks about. */
+#define DEAD_BUDGET 5000
+
+static dead_search_t *dead_analysis(arb_reader *r)
+{
+    if (!r->dead && !r->opt.legality_only)
+        r->dead = dead_search_new(DEAD_BUDGET);
+    return r->dead;
+}
+
+/* Article 6.9 for a game lost on time: can the winner not mate by any
+ * series of legal moves?  Only a winner with little material (no queen or
+ * rook, two minor pieces at most) and no pawn free to advance is analysed:
+ * that is where unfair timeouts are found, while elsewhere a helpmate
+ * almost always exists and the search costs milliseconds.  Skipping the
+ * analysis can only leave the loss standing, never call a winnable position
+ * dead.  The cheap proofs first, then the full search. */
+static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
+{
+    const uint8_t *c = b->count;
+    if (c[PIECE(winner, QUEEN)] || c[PIECE(winner, ROOK)] ||
+        c[PIECE(winner, KNIGHT)] + c[PIECE(winner, BISHOP)] > 2)
+        return false;
+    /* A pawn with its way open promotes, with the loser's help. */
+    int up = winner == WHITE ? 16 : -16;
+    for (int sq = 0; sq < 128; sq++) {
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(winner, PAWN) && b->sq[sq + up] != PIECE(!winner, PAWN))
+            return false;
+    }
+    enum dead_answer a = dead_probe(d, b, winner);
+    if (a != DEAD_UNDETERMINED)
+        return a == DEAD_UNWINNABLE;
+    return dead_can_win(d, b, winner, NULL, 0, NULL) == DEAD_UNWINNABLE;
+}
+
 /* Chooses the start position from the tags, once, before the first move. */
 static void setup(arb_reader *r)
 {
@@ -328,6 +367,7 @@ static void setup(arb_reader *r)
     }
     r->rules_live = true;
     r->rules.legality_only = r->opt.legality_only;
+    r->rules.dead = dead_analysis(r);
     r->start_stm = start.stm;
     if (r->rec.status == ARB_OK)
         r->replaying = true;
@@ -439,6 +479,7 @@ static void game_complete(arb_reader *r)
     }
     g->tags = r->tags;
     g->ntags = r->ntags;
+    g->open_variation = r->depth > 0;
     g->result = tag_value(r, "Result");
     g->marker = r->marker[0] ? r->marker : NULL;
     adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, "Termination"),
@@ -454,8 +495,15 @@ static void game_complete(arb_reader *r)
             g->first[f] = r->rules.first[f];
             g->first_move[f] = r->rules.first_move[f];
         }
-        in.cannot_mate[WHITE] = rules_side_insufficient(r->rules.pos, WHITE);
-        in.cannot_mate[BLACK] = rules_side_insufficient(r->rules.pos, BLACK);
+        for (int c = WHITE; c <= BLACK; c++)
+            in.cannot_mate[c] = r->rules.cannot_win[c] || rules_side_insufficient(r->rules.pos, c);
+        /* Article 6.9: a game lost on time is drawn if the winner could not
+         * mate by any series of legal moves; worth the full analysis. */
+        const char *res = tag_value(r, "Result");
+        int winner = res && strcmp(res, "1-0") == 0 ? WHITE : res && strcmp(res, "0-1") == 0 ? BLACK : -1;
+        if (winner >= 0 && !in.cannot_mate[winner] && in.termination &&
+            strcasecmp(in.termination, "time forfeit") == 0 && dead_analysis(r))
+            in.cannot_mate[winner] = winner_cannot_mate(r->dead, r->rules.pos, winner);
     }
     adjudicate(g, &in, r->opt.policy);
     if (g->has_end && (size_t)g->end_ply < r->ply_marked) {

@@ -40,7 +40,8 @@ static bool strbuf_reserve(strbuf_t *b, size_t n)
 
 void strbuf_append(strbuf_t *b, const char *s, size_t n)
 {
-    if (!strbuf_reserve(b, n))
+    /* Nothing to add: b->data may still be NULL, and NULL + 0 is undefined. */
+    if (n == 0 || !strbuf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
@@ -248,7 +249,7 @@ const char *report_fact_words(arb_fact f)
     static const char *const words[ARB_FACT_COUNT] = {
         "checkmate", "stalemate", "insufficient material", "dead position",
         "fivefold repetition", "seventy-five-move rule", "threefold claimable",
-        "fifty-move claimable",
+        "fifty-move claimable", "White cannot win", "Black cannot win",
     };
     return (unsigned)f < ARB_FACT_COUNT ? words[f] : "?";
 }

@@ -13,6 +13,8 @@ struct rewriter {
     char *data;         /* stream bytes [base, base + len) not yet written */
     size_t len, cap;
     uint64_t base;
+    char last;          /* the last byte written, '\n' at the start */
+    const char *eol;    /* the last line end written: "\n" or "\r\n", NULL if none yet */
 };
 
 /* One change: replace [from, to) by text; insertions have from == to. */
@@ -24,8 +26,10 @@ struct patch {
 rewriter_t *rewrite_new(rewrite_options_t opt)
 {
     rewriter_t *w = calloc(1, sizeof *w);
-    if (w)
+    if (w) {
         w->opt = opt;
+        w->last = '\n';
+    }
     return w;
 }
 
@@ -76,7 +80,8 @@ const char *rewrite_target(const arb_game *g)
     return "*";
 }
 
-/* The line end the game uses: CRLF if its first line ends so. */
+/* The line end the game uses: that of its first line; for a game on one
+ * line, the last one written before it, else the first one after it. */
 static const char *line_end(const rewriter_t *w, const arb_game *g)
 {
     uint64_t from = g->where.offset, to = g->where.end;
@@ -84,7 +89,33 @@ static const char *line_end(const rewriter_t *w, const arb_game *g)
         if (w->data[o - w->base] == '\n')
             return o > w->base && w->data[o - w->base - 1] == '\r' ? "\r\n" : "\n";
     }
+    if (w->eol)
+        return w->eol;
+    for (uint64_t o = to; o - w->base < w->len; o++) {
+        if (w->data[o - w->base] == '\n')
+            return o > w->base && w->data[o - w->base - 1] == '\r' ? "\r\n" : "\n";
+    }
     return "\n";
+}
+
+/* Does a line end (or the end of the input) follow stream offset o, blanks
+ * aside, so that a tag inserted there ends its own line? */
+static bool line_follows(const rewriter_t *w, uint64_t o)
+{
+    for (; o >= w->base && o - w->base < w->len; o++) {
+        char c = w->data[o - w->base];
+        if (c == '\n' || c == '\r')
+            return true;
+        if (c != ' ' && c != '\t')
+            return false;
+    }
+    return true;
+}
+
+/* The byte at stream offset o if it is still held, else def. */
+static char byte_at(const rewriter_t *w, uint64_t o, char def)
+{
+    return o >= w->base && o - w->base < w->len ? w->data[o - w->base] : def;
 }
 
 /* A tag pair with the value escaped as the PGN standard asks. */
@@ -107,6 +138,20 @@ static int add(struct patch *p, int n, uint64_t from, uint64_t to, const char *a
     return n + 1;
 }
 
+/* Remembers the last byte and line end of text about to be written. */
+static void note_written(rewriter_t *w, const char *text, size_t n)
+{
+    if (!n)
+        return;
+    w->last = text[n - 1];
+    for (size_t i = n; i-- > 0;) {
+        if (text[i] == '\n') {
+            w->eol = i > 0 && text[i - 1] == '\r' ? "\r\n" : "\n";
+            break;
+        }
+    }
+}
+
 static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
 {
     if (upto > w->base + w->len)
@@ -114,6 +159,7 @@ static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
     if (upto <= w->base)
         return;
     size_t n = (size_t)(upto - w->base);
+    note_written(w, w->data, n);
     strbuf_append(out, w->data, n);
     memmove(w->data, w->data + n, w->len - n);
     w->len -= n;
@@ -165,28 +211,39 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
             if (!g->result || strcmp(g->result, target) != 0)
                 n = add(p, n, g->result_tag.offset, g->result_tag.end, tag, "", "");
         } else if (tagless) {
-            /* A tag section of its own before the movetext: Result, then why. */
-            char head[420];
-            snprintf(head, sizeof head, "%s%s%s%s", tag, eol, why, annotate ? eol : "");
+            /* A tag section of its own before the movetext, on lines of its
+             * own: Result, then why. */
+            char head[440];
+            char before = g->where.offset == w->base ? w->last : byte_at(w, g->where.offset - 1, '\n');
+            bool after_bom = g->where.offset == 3 && byte_at(w, 0, 0) == '\xEF' && byte_at(w, 1, 0) == '\xBB' &&
+                             byte_at(w, 2, 0) == '\xBF';
+            bool line_start = before == '\n' || before == '\r' || after_bom;
+            snprintf(head, sizeof head, "%s%s%s%s%s", line_start ? "" : eol, tag, eol, why, annotate ? eol : "");
             n = add(p, n, g->where.offset, g->where.offset, head, eol, "");
             annotate = false;
         } else {
-            n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, "");
+            /* After the last tag; movetext on the same line moves to the next. */
+            n = add(p, n, g->tags_end.end, g->tags_end.end, eol, tag, line_follows(w, g->tags_end.end) ? "" : eol);
         }
         /* Why the rules changed it, after the Seven Tag Roster. */
         if (annotate) {
             if (g->adjudication_tag.end)
                 n = add(p, n, g->adjudication_tag.offset, g->adjudication_tag.end, why, "", "");
             else if (g->roster_end.end)
-                n = add(p, n, g->roster_end.end, g->roster_end.end, eol, why, "");
+                n = add(p, n, g->roster_end.end, g->roster_end.end, eol, why,
+                        line_follows(w, g->roster_end.end) ? "" : eol);
             else
-                n = add(p, n, g->tags_end.end, g->tags_end.end, eol, why, "");
+                n = add(p, n, g->tags_end.end, g->tags_end.end, eol, why, line_follows(w, g->tags_end.end) ? "" : eol);
         }
         /* Moves after the end, then the marker. */
         bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&
                    g->end_move_span.end > g->where.offset;
         uint64_t cut_from = cut ? g->end_move_span.end : 0;
-        if (g->marker_span.end) {
+        if (!g->marker_span.end && g->open_variation) {
+            /* A marker after an unclosed '(' would sit inside the variation. */
+            if (cut)
+                n = add(p, n, cut_from, g->where.end, "", "", "");
+        } else if (g->marker_span.end) {
             if (cut)
                 n = add(p, n, cut_from, g->marker_span.offset, g->end_ply ? " " : "", "", "");
             if (strcmp(g->marker, target) != 0)
@@ -221,6 +278,7 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
     }
     for (int i = 0; i < n; i++) {
         emit(w, out, p[i].from);
+        note_written(w, p[i].text, strlen(p[i].text));
         strbuf_puts(out, p[i].text);
         /* Skip the replaced bytes. */
         if (p[i].to > w->base) {

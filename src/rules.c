@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "dead.h"
 #include "san.h"
 #include "zobrist.h"
 
 static const char *const fact_names[FACT_COUNT] = {
     "checkmate", "stalemate", "insufficient", "dead",
     "fivefold", "seventyfive", "threefold", "fifty",
+    "white_cannot_win", "black_cannot_win",
 };
 
 const char *rules_fact_name(enum rules_fact f)
@@ -179,6 +181,44 @@ static void note(rules_t *r, enum rules_fact f)
              r->before->stm == WHITE ? "." : "...", san);
 }
 
+/* May the position be dead beyond material, so that the analysis is worth a
+ * call?  Every pawn stands blocked by an enemy pawn: the locked chains of
+ * 5.2.2.  (Other dead positions are found where the game ends.) */
+static bool dead_candidate(const board_t *b)
+{
+    int wp = b->count[PIECE(WHITE, PAWN)], bp = b->count[PIECE(BLACK, PAWN)];
+    if (wp == 0 || wp != bp)
+        return false;
+    for (int sq = 0; sq < 128; sq++) {
+        if (SQ_OFFBOARD(sq)) {
+            sq += 7;
+            continue;
+        }
+        if (b->sq[sq] == PIECE(WHITE, PAWN) && b->sq[sq + 16] != PIECE(BLACK, PAWN))
+            return false;
+    }
+    return true;
+}
+
+/* Per-side verdicts for r->pos after material or pawns changed: material
+ * first, then the analysis's cheap proofs where the position may be dead. */
+static void judge_winnability(rules_t *r, bool material)
+{
+    const board_t *b = r->pos;
+    bool candidate = r->dead && dead_candidate(b);
+    for (int c = WHITE; c <= BLACK; c++) {
+        /* What no series of moves can reach stays out of reach: a proof holds for the rest of the game. */
+        if (r->cannot_win[c])
+            continue;
+        enum dead_answer a = DEAD_UNDETERMINED;
+        if (material)
+            a = rules_side_insufficient(b, c) ? DEAD_UNWINNABLE : dead_quick(b, c);
+        if (a != DEAD_UNWINNABLE && candidate)
+            a = dead_probe(r->dead, b, c);
+        r->cannot_win[c] = a == DEAD_UNWINNABLE;
+    }
+}
+
 /* Records the facts of r->pos, knowing whether the side to move has a move. */
 static void settle(rules_t *r, bool has_move)
 {
@@ -186,19 +226,26 @@ static void settle(rules_t *r, bool has_move)
     r->pending = false;
     /* Most plies: a move exists, material and the clock are unremarkable,
      * and nothing in the window has occurred twice. */
-    if (has_move && !r->material_changed && !r->insufficient && b->halfmove < 99 &&
+    if (has_move && !r->material_changed && !r->pawns_changed && b->halfmove < 99 &&
         r->seen[r->nkeys - 1] < 3 && !r->twice[!b->stm])
-        return;
+        return; /* material facts change only with material or pawns, and were noted then */
     if (!has_move)
         note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE);
     if (r->material_changed) {
         r->insufficient = rules_insufficient(b);
-        r->material_changed = false;
     }
-    if (r->insufficient) {
+    if (r->material_changed || r->pawns_changed) {
+        judge_winnability(r, r->material_changed);
+        r->material_changed = r->pawns_changed = false;
+    }
+    if (r->insufficient)
         note(r, FACT_INSUFFICIENT);
+    if (r->cannot_win[WHITE])
+        note(r, FACT_WHITE_CANNOT_WIN);
+    if (r->cannot_win[BLACK])
+        note(r, FACT_BLACK_CANNOT_WIN);
+    if (r->insufficient || (r->cannot_win[WHITE] && r->cannot_win[BLACK]))
         note(r, FACT_DEAD);
-    }
     int seen = r->seen[r->nkeys - 1];
     if (seen >= 5)
         note(r, FACT_FIVEFOLD);
@@ -265,7 +312,7 @@ int rules_play(rules_t *r, move_t m)
     if (r->pending) {
         const board_t *p = r->pos;
         /* The common ply, without a call: see settle(). */
-        if (!r->material_changed && !r->insufficient && p->halfmove < 99 && r->seen[r->nkeys - 1] < 3 &&
+        if (!r->material_changed && !r->pawns_changed && p->halfmove < 99 && r->seen[r->nkeys - 1] < 3 &&
             !r->twice[!p->stm])
             r->pending = false;
         else
@@ -288,6 +335,7 @@ int rules_play(rules_t *r, move_t m)
     r->ply++;
     r->pending = true;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
+    r->pawns_changed = zeroing;
     if (irreversible) {
         r->nkeys = 0;
         r->twice[WHITE] = r->twice[BLACK] = false;

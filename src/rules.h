@@ -18,11 +18,13 @@ enum rules_fact {
     FACT_CHECKMATE,    /* 5.1: in check, no legal move */
     FACT_STALEMATE,    /* 5.2.1: not in check, no legal move */
     FACT_INSUFFICIENT, /* neither side can mate, judged on material alone */
-    FACT_DEAD,         /* 5.2.2 dead position (equals INSUFFICIENT for now) */
+    FACT_DEAD,         /* 5.2.2 dead position: neither side can mate (dead.h) */
     FACT_FIVEFOLD,     /* 9.6.1: the position occurred five times */
     FACT_SEVENTYFIVE,  /* 9.6.2: clock >= 150 and a legal move exists */
     FACT_THREEFOLD,    /* 9.2: threefold claimable, by declared move too */
     FACT_FIFTY,        /* 9.3: fifty-move claimable, by declared move too */
+    FACT_WHITE_CANNOT_WIN, /* 5.2.2 / 6.9: White cannot mate by any series of legal moves */
+    FACT_BLACK_CANNOT_WIN, /* the same for Black */
     FACT_COUNT
 };
 
@@ -48,6 +50,10 @@ typedef struct rules {
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
     bool legality_only;          /* replay only: no facts (set after rules_init) */
+    struct dead_search *dead;    /* borrowed analysis for dead positions (set after
+                                    rules_init); NULL: material only */
+    bool pawns_changed;          /* a pawn moved or was taken on the last move */
+    bool cannot_win[2];          /* cached per-side verdict for `pos`, proved */
     board_t *before;             /* the position before the last move, for move text (in boards[]) */
     board_t boards[2];           /* private: the two positions, swapped at each move (no copy) */
     move_t last;                 /* the last move */
