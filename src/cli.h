@@ -23,6 +23,7 @@ typedef struct cli {
     int progress;                  /* -1 never (-q), 0 when stderr is a terminal, 1 always */
     const char *explain;           /* --explain: a game number or Tag=value, NULL if not */
     bool ascii;                    /* --ascii: diagrams in letters */
+    const char *fen;               /* --fen: a position to judge, "-" for stdin, NULL if not */
     rewrite_options_t rewrite;
     arb_options lib;
 } cli_t;

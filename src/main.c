@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dead.h"
 #include "explain.h"
 #include "input.h"
 
@@ -23,7 +24,7 @@ enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
-    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII,
+    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII, OPT_FEN,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -63,6 +64,10 @@ static const struct option_spec {
       "Tag=value (Site=https://lichess.org/abc): facts, moves, repeated\n"
       "positions and board diagrams" },
     { "ascii", OPT_ASCII, no_argument, NULL, "with --explain: draw boards in letters, not chess figures" },
+    { "fen", OPT_FEN, required_argument, "FEN",
+      "no PGN: the facts of one position (- : one FEN per line from\n"
+      "standard input): legal moves, check, material, whether each\n"
+      "side can still mate (with a helpmate line), dead or not" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "progress", OPT_PROGRESS, no_argument, NULL,
       "show a progress line on stderr even when it is not a terminal\n"
@@ -187,6 +192,7 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_NO_FACTS: cli.lib.legality_only = true; break;
         case OPT_EXPLAIN: cli.explain = optarg; break;
         case OPT_ASCII: cli.ascii = true; break;
+        case OPT_FEN: cli.fen = optarg; break;
         case OPT_CHECK: cli.check = true; break;
         case OPT_STRICT: cli.strict = true; break;
         case OPT_FIX: cli.fix = true; break;
@@ -238,6 +244,8 @@ static cli_t parse_options(int argc, char **argv)
         cli.threads = 1;
     if (cli.explain && (cli.fix || cli.check || cli.json || cli.only))
         usage_error("%s", "--explain cannot be combined with --fix, --check, --json or --only");
+    if (cli.fen && (cli.fix || cli.check || cli.explain || cli.only))
+        usage_error("%s", "--fen cannot be combined with --fix, --check, --explain or --only");
     if (cli.ascii && !cli.explain)
         usage_error("%s", "--ascii goes with --explain");
     if (cli.explain)
@@ -665,6 +673,45 @@ static void print_summary(const stats_t *st)
         fprintf(stderr, "unreadable inputs: %llu\n", (unsigned long long)st->files_failed);
 }
 
+/* --fen: the facts of positions, one line each.  Returns the exit status. */
+static int fen_mode(const cli_t *cli, int argc)
+{
+    if (optind < argc)
+        usage_error("%s", "--fen takes no FILE");
+    dead_search_t *s = dead_search_new(0);
+    if (!s) {
+        fprintf(stderr, "pgn-arbiter: out of memory\n");
+        return EXIT_USAGE;
+    }
+    strbuf_t out = { 0 };
+    int bad = 0;
+    if (strcmp(cli->fen, "-") != 0) {
+        bad += report_position(&out, cli->fen, s, cli->json) < 0;
+        cli_write(&out, 0, stdout);
+    } else {
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        while ((n = getline(&line, &cap, stdin)) > 0) {
+            while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+                line[--n] = '\0';
+            if (n == 0 || line[0] == '#')
+                continue;
+            bad += report_position(&out, line, s, cli->json) < 0;
+            if (!cli_write(&out, 0, stdout))
+                break;
+        }
+        free(line);
+    }
+    strbuf_free(&out);
+    dead_search_free(s);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    return bad ? EXIT_PROBLEMS : 0;
+}
+
 int main(int argc, char **argv)
 {
     /* `pgn-arbiter big.pgn | head -1`: a reader that has seen enough ends
@@ -672,6 +719,8 @@ int main(int argc, char **argv)
      * the signal ignored (which would turn it into EPIPE and an error). */
     signal(SIGPIPE, SIG_DFL);
     const cli_t cli = parse_options(argc, argv);
+    if (cli.fen)
+        return fen_mode(&cli, argc);
     stats_t st = { 0 };
     if (cli.in_place && optind >= argc)
         usage_error("%s", "--in-place needs at least one FILE");

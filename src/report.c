@@ -1,6 +1,12 @@
 /* report.c: JSON lines for jq, text lines for grep. */
 #include "report.h"
 
+#include "board.h"
+#include "dead.h"
+#include "movegen.h"
+#include "rules.h"
+#include "san.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,4 +449,98 @@ void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool s
     if (!g->has_end && g->result && strcmp(g->result, "*") == 0)
         PROBLEM(false, rt->line, rt->col, "unfinished game (Result \"*\")", NULL, NULL, NULL);
 #undef PROBLEM
+}
+
+/* A helpmate line in move notation ("1.Kc2 Kb1 2.Qb2#"), played from b. */
+static void line_text(strbuf_t *out, const board_t *start, const move_t *line, int n)
+{
+    board_t b = *start, next;
+    for (int i = 0; i < n; i++) {
+        char san[16], num[24];
+        if (i)
+            strbuf_append(out, " ", 1);
+        if (b.stm == WHITE || i == 0) {
+            snprintf(num, sizeof num, "%u%s", (unsigned)b.fullmove, b.stm == WHITE ? "." : "...");
+            strbuf_puts(out, num);
+        }
+        san_format(&b, line[i], san);
+        strbuf_puts(out, san);
+        board_make_move(&b, line[i], &next);
+        b = next;
+    }
+}
+
+int report_position(strbuf_t *out, const char *fen, struct dead_search *s, bool json)
+{
+    static const char *const answers[] = { "winnable", "unwinnable", "undetermined" };
+    board_t b;
+    board_error_t why;
+    /* Standard castling first; X-FEN or Shredder-FEN castling means Chess960. */
+    if (board_from_fen(&b, fen, false, &why) < 0 && board_from_fen(&b, fen, true, &why) < 0) {
+        if (json) {
+            strbuf_puts(out, "{\"fen\":");
+            report_json_string(out, fen, strlen(fen));
+            strbuf_puts(out, ",\"error\":");
+            report_json_string(out, why, strlen(why));
+            strbuf_puts(out, "}\n");
+        } else {
+            text_field(out, fen);
+            strbuf_puts(out, "\terror: ");
+            strbuf_puts(out, why);
+            strbuf_puts(out, "\n");
+        }
+        return -1;
+    }
+    move_t moves[MAX_MOVES];
+    int legal = movegen_legal(&b, moves);
+    bool check = board_in_check(&b), insufficient = rules_insufficient(&b);
+    enum dead_answer a[2];
+    strbuf_t lines[2] = { { 0 }, { 0 } };
+    for (int c = WHITE; c <= BLACK; c++) {
+        move_t line[512];
+        int n = 0;
+        a[c] = dead_can_win(s, &b, c, line, 512, &n);
+        if (a[c] == DEAD_WINNABLE)
+            line_text(&lines[c], &b, line, n < 512 ? n : 512);
+    }
+    bool dead = a[WHITE] == DEAD_UNWINNABLE && a[BLACK] == DEAD_UNWINNABLE;
+    char num[64];
+    if (json) {
+        strbuf_puts(out, "{\"fen\":");
+        report_json_string(out, fen, strlen(fen));
+        snprintf(num, sizeof num, ",\"error\":null,\"legal\":%d,\"check\":%s", legal, check ? "true" : "false");
+        strbuf_puts(out, num);
+        strbuf_puts(out, legal ? "" : (check ? ",\"checkmate\":true" : ",\"stalemate\":true"));
+        strbuf_puts(out, insufficient ? ",\"insufficient\":true" : ",\"insufficient\":false");
+        for (int c = WHITE; c <= BLACK; c++) {
+            strbuf_puts(out, c == WHITE ? ",\"white\":{\"answer\":\"" : ",\"black\":{\"answer\":\"");
+            strbuf_puts(out, answers[a[c]]);
+            strbuf_puts(out, "\",\"helpmate\":");
+            if (a[c] == DEAD_WINNABLE)
+                report_json_string(out, lines[c].data ? lines[c].data : "", lines[c].len);
+            else
+                strbuf_puts(out, "null");
+            strbuf_puts(out, "}");
+        }
+        strbuf_puts(out, dead ? ",\"dead\":true}\n" : ",\"dead\":false}\n");
+    } else {
+        text_field(out, fen);
+        snprintf(num, sizeof num, "\tlegal %d\t%s\t", legal,
+                 legal ? (check ? "check" : "-") : (check ? "checkmate" : "stalemate"));
+        strbuf_puts(out, num);
+        strbuf_puts(out, insufficient ? "insufficient material" : "-");
+        for (int c = WHITE; c <= BLACK; c++) {
+            strbuf_puts(out, c == WHITE ? "\twhite " : "\tblack ");
+            strbuf_puts(out, answers[a[c]]);
+            if (a[c] == DEAD_WINNABLE && lines[c].len) {
+                strbuf_puts(out, " (");
+                strbuf_append(out, lines[c].data, lines[c].len);
+                strbuf_puts(out, ")");
+            }
+        }
+        strbuf_puts(out, dead ? "\tdead\n" : "\t-\n");
+    }
+    strbuf_free(&lines[0]);
+    strbuf_free(&lines[1]);
+    return 0;
 }

@@ -68,6 +68,15 @@ void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict,
 void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
                         report_counts_t *counts);
 
+struct dead_search;
+
+/* Appends the facts of the position in FEN (one line, text or JSON): legal
+ * moves, check, insufficient material, whether each side can still mate
+ * (with a helpmate line when it can), and whether the position is dead.
+ * s is the analysis to use.  Returns 0, or -1 if the FEN is not a legal
+ * position (the line then says why). */
+int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
+
 /* Words for a fact as the reason a game ended ("fivefold repetition",
  * "threefold repetition claimed"). */
 const char *report_end_words(arb_fact f);
