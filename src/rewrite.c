@@ -10,7 +10,8 @@
 
 struct rewriter {
     rewrite_options_t opt;
-    char *data;         /* stream bytes [base, base + len) not yet written */
+    char *buf;          /* the allocation, cap bytes */
+    char *data;         /* stream bytes [base, base + len) not yet written, within buf */
     size_t len, cap;
     uint64_t base;
     char last;          /* the last byte written, '\n' at the start */
@@ -37,7 +38,7 @@ void rewrite_free(rewriter_t *w)
 {
     if (!w)
         return;
-    free(w->data);
+    free(w->buf);
     free(w);
 }
 
@@ -48,15 +49,22 @@ void rewrite_set_origin(rewriter_t *w, uint64_t offset)
 
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len)
 {
-    if (w->len + len > w->cap) {
-        size_t cap = w->cap ? w->cap : 1u << 16;
-        while (cap < w->len + len)
-            cap *= 2;
-        char *d = realloc(w->data, cap);
-        if (!d)
-            return -1;
-        w->data = d;
-        w->cap = cap;
+    size_t head = (size_t)(w->data - w->buf);
+    if (head + w->len + len > w->cap) {
+        /* Written bytes are dropped only now, not after every game. */
+        if (w->len)
+            memmove(w->buf, w->data, w->len);
+        w->data = w->buf;
+        if (w->len + len > w->cap) {
+            size_t cap = w->cap ? w->cap : 1u << 16;
+            while (cap < w->len + len)
+                cap *= 2;
+            char *d = realloc(w->buf, cap);
+            if (!d)
+                return -1;
+            w->buf = w->data = d;
+            w->cap = cap;
+        }
     }
     memcpy(w->data + w->len, buf, len);
     w->len += len;
@@ -161,7 +169,7 @@ static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
     size_t n = (size_t)(upto - w->base);
     note_written(w, w->data, n);
     strbuf_append(out, w->data, n);
-    memmove(w->data, w->data + n, w->len - n);
+    w->data += n;
     w->len -= n;
     w->base = upto;
 }
@@ -285,7 +293,7 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
             size_t k = (size_t)(p[i].to - w->base);
             if (k > w->len)
                 k = w->len;
-            memmove(w->data, w->data + k, w->len - k);
+            w->data += k;
             w->len -= k;
             w->base += k;
         }
