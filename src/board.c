@@ -334,7 +334,7 @@ static void drop_rights_of(board_t *b, int color)
 }
 
 /* The step from a towards b along a rank, file or diagonal, 0 if none. */
-static int line_step(int a, int b)
+int board_line_step(int a, int b)
 {
     int df = SQ_FILE(b) - SQ_FILE(a), dr = SQ_RANK(b) - SQ_RANK(a);
     if (df == 0)
@@ -364,7 +364,7 @@ static bool piece_attacks(const board_t *b, int from, int to)
     case EMPTY:
         return false;
     default: {
-        int step = line_step(from, to);
+        int step = board_line_step(from, to);
         bool diagonal = adf == adr;
         if (!step || (PIECE_TYPE(pc) == BISHOP && !diagonal) || (PIECE_TYPE(pc) == ROOK && diagonal))
             return false;
@@ -380,7 +380,7 @@ static bool piece_attacks(const board_t *b, int from, int to)
  * by a slider of colour `by`?  (A discovered check.) */
 static bool discovered(const board_t *b, int ksq, int v, int by)
 {
-    int step = line_step(ksq, v);
+    int step = board_line_step(ksq, v);
     if (!step)
         return false;
     bool diagonal = step == 17 || step == -17 || step == 15 || step == -15;

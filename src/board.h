@@ -93,6 +93,10 @@ void board_make_move(const board_t *from, move_t m, board_t *to);
 /* Passes the turn (a null move): the clock advances, en passant is cleared. */
 void board_make_null(const board_t *from, board_t *to);
 
+/* The 0x88 step from square a towards square b when they share a rank,
+ * file or diagonal (16, 1, 17, 15 or their negatives), 0 otherwise. */
+int board_line_step(int a, int b);
+
 /* True if the side to move is in check (kept by every board function). */
 static inline bool board_in_check(const board_t *b)
 {

@@ -114,27 +114,13 @@ bool movegen_is_legal(const board_t *b, move_t m)
     return !attacked(s, ksq, !us);
 }
 
-/* The step from a towards b if they share a rank, file or diagonal, else 0. */
-static int line_step(int a, int b)
-{
-    int df = SQ_FILE(b) - SQ_FILE(a), dr = SQ_RANK(b) - SQ_RANK(a);
-    if (df == 0)
-        return dr > 0 ? 16 : dr < 0 ? -16 : 0;
-    if (dr == 0)
-        return df > 0 ? 1 : -1;
-    if (df == dr)
-        return df > 0 ? 17 : -17;
-    if (df == -dr)
-        return df > 0 ? -15 : 15;
-    return 0;
-}
 
 bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
 {
     if (in_check || (m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
         return movegen_is_legal(b, m);
     int k = b->king[b->stm];
-    int d = line_step(k, m.from);
+    int d = board_line_step(k, m.from);
     if (!d)
         return true;
     for (int sq = k + d; sq != m.from; sq += d)
@@ -148,7 +134,7 @@ bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
         if (b->sq[sq] != slider && b->sq[sq] != queen)
             return true;
         /* Pinned: it may only move along the pin line. */
-        return line_step(k, m.to) == d;
+        return board_line_step(k, m.to) == d;
     }
     return true;
 }
