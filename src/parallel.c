@@ -15,6 +15,7 @@
 
 #define PIECE_TARGET (1u << 20) /* bytes per piece, about */
 #define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
+#define OUTPUT_MAX (8u << 20)   /* a piece writing more (tiny games): go on on one thread */
 #define READ_SIZE (256u << 10)
 
 enum job_state { QUEUED, RUNNING, DONE };
@@ -30,6 +31,7 @@ typedef struct job {
     strbuf_t out, problems, diag;
     stats_t stats;
     bool between, oom;
+    bool overflow;               /* stopped: its output would not fit in OUTPUT_MAX */
 } job_t;
 
 typedef struct pool {
@@ -79,8 +81,20 @@ static void run_job(const cli_t *cli, const char *name, job_t *j)
     const arb_game *g;
     bool oom = false;
     arb_reader_feed(r, j->data, j->len);
-    while ((g = arb_reader_next(r, &oom)) != NULL)
+    j->overflow = false;
+    while ((g = arb_reader_next(r, &oom)) != NULL) {
         cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
+        if (j->out.len + j->problems.len + j->diag.len > OUTPUT_MAX) {
+            /* Holding it all until its turn would cost too much memory. */
+            j->overflow = true;
+            strbuf_free(&j->out);
+            strbuf_free(&j->problems);
+            strbuf_free(&j->diag);
+            rewrite_free(w);
+            arb_reader_free(r);
+            return;
+        }
+    }
     j->between = arb_reader_between_games(r);
     if (!j->cut_short) {
         arb_reader_finish(r);
@@ -324,6 +338,15 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         /* Write the oldest piece, once done and known to end between games. */
         job_t *j = p.queue[0];
         wait_done(&p, j);
+        if (j->overflow) {
+            /* From here on, one thread streams its output as it goes. */
+            if (next) {
+                next->offset = offset;
+                next->line = line;
+            }
+            ok = go_sequential(&p, next, in, name, cli, st, dest, base);
+            break;
+        }
         if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !eof)) {
             if (p.count < 2)
                 continue; /* read on: the piece after it is needed */
