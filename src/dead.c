@@ -15,7 +15,10 @@
  *      ever be put together on a square the loser's king can reach;
  *   5. the corner search by iterative deepening, within half the budget;
  *   6. a breadth-first exhaustion of every reachable position, dropping
- *      those the semi-static pass proves, within the rest;
+ *      those the semi-static pass proves, within the rest (with locked
+ *      pawns, where few positions are reachable, the exhaustion goes first
+ *      with a fifth of the budget, then the deepening towards the corner on
+ *      the loser's side and then towards the one on the winner's side);
  *   7. the semi-static pass after each legal move.
  * The searches of stages 2, 3 and 5 prove unwinnability too when they end
  * without cutting anything off: they have then seen every position that
@@ -567,7 +570,9 @@ enum dead_answer dead_quick(const board_t *b, int color)
 #define LOCAL_NODES 2000UL
 #define QUICK_NODES 5000UL      /* corner search, two plies before rewards */
 #define ITER_NODES 10000UL      /* iterative deepening, per iteration */
-#define ID_SHARE 50             /* per cent of the budget the deepening may use */
+#define ID_SHARE 50             /* per cent of the budget: deepening, then exhaustion */
+#define BLOCKED_BFS_SHARE 20    /* locked pawns: exhaustion up to 20 per cent, */
+#define BLOCKED_ID_SHARE 65     /* deepening to 65, deepening to the other corner */
 #define ID_TT_START (4 * ITER_NODES) /* table entries the deepening starts with ... */
 #define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
 #define PROBE_DEPTH 9           /* plies of forced lines dead_probe() follows */
@@ -598,6 +603,7 @@ struct dead_search {
     bool interrupted;        /* the running search cut something off: no proof */
     bool use_tt;
     bool local;              /* local mode (classify_local), else corner mode */
+    bool other_side;         /* corner mode: the corner on the winner's side of the board */
     int winner;              /* colour whose mate is sought */
     int max_depth;           /* plies of the current iteration, before rewards */
     int mate_len;
@@ -713,7 +719,7 @@ static bool need_loser_promotion(const dpos_t *p, int w)
  * while the loser has a light one), else light.  The loser's king goes into
  * the corner, its other pieces next to it; the winner's king two squares
  * in front of it, its other pieces to the corner. */
-static int mate_target(const dpos_t *p, int w, bool king, bool winners_turn)
+static int mate_target(const dpos_t *p, int w, bool king, bool winners_turn, bool other_side)
 {
     bool dark = (p->pc[w][BISHOP] & DARK_BB) || (!p->pc[w][BISHOP] && (p->pc[!w][BISHOP] & LIGHT_BB));
     int t = winners_turn ? (king ? 47 /* h6 */ : 63 /* h8 */) : (king ? 63 : 62 /* g8 */);
@@ -721,6 +727,8 @@ static int mate_target(const dpos_t *p, int w, bool king, bool winners_turn)
         t ^= 7;  /* a-file: a8 is light */
     if (w == BLACK)
         t ^= 63; /* the first rank: h8 -> a1, a8 -> h1 */
+    if (other_side)
+        t ^= 63; /* the corner of the same colour on the winner's side */
     return t;
 }
 
@@ -772,8 +780,8 @@ static void classify_corner(const dead_search_t *s, const dpos_t *p, const dmove
     const int w = s->winner;
     const bool winners_turn = p->stm == w;
     const bool need_promo = !winners_turn && need_loser_promotion(p, w);
-    const int king_target = mate_target(p, w, true, winners_turn);
-    const int piece_target = mate_target(p, w, false, winners_turn);
+    const int king_target = mate_target(p, w, true, winners_turn, s->other_side);
+    const int piece_target = mate_target(p, w, false, winners_turn, s->other_side);
     for (int i = 0; i < n; i++) {
         dmove_t m = moves[i];
         int from = MV_FROM(m), type = PIECE_TYPE(p->sq[from]);
@@ -917,12 +925,14 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
     return false;
 }
 
-/* One helpmate search from frames[0] with the given depth and node cap. */
-static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, bool use_tt, bool local)
+/* One helpmate search from frames[0] with the given depth, stopping after
+ * `nodes` more nodes or at `until` in all. */
+static bool run_search(dead_search_t *s, int max_depth, unsigned long nodes, unsigned long until, bool use_tt,
+                       bool local)
 {
     s->local = local;
     s->max_depth = max_depth;
-    s->limit = s->nodes + nodes < s->budget ? s->nodes + nodes : s->budget;
+    s->limit = s->nodes + nodes < until ? s->nodes + nodes : until;
     s->interrupted = false;
     s->use_tt = use_tt;
     return mate_dfs(s, 0, 0, false);
@@ -1370,7 +1380,7 @@ static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
     return ss_saturate(T, p, &ss, w) && ss_unwinnable(T, p, &ss, w);
 }
 
-static enum dead_answer bfs_search(dead_search_t *s)
+static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
 {
     const tables_t *T = &s->T;
     const int w = s->winner;
@@ -1384,7 +1394,7 @@ static enum dead_answer bfs_search(dead_search_t *s)
     s->queue[0].ply = 0;
     seen_add(s, root->key);
     for (; head < tail; head++) {
-        if (s->nodes >= s->budget)
+        if (s->nodes >= until)
             return DEAD_UNDETERMINED;
         s->nodes++;
         const bfs_node_t *node = &s->queue[head];
@@ -1434,9 +1444,9 @@ static enum dead_answer bfs_search(dead_search_t *s)
 
 /* The stage: room for as many positions as nodes are left (40 bytes each,
  * and at most 32 bytes of hash set), taken for the stage and given back. */
-static enum dead_answer bfs_exhaust(dead_search_t *s)
+static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
 {
-    size_t cap = s->budget > s->nodes ? s->budget - s->nodes : 0;
+    size_t cap = until > s->nodes ? until - s->nodes : 0;
     if (cap < 4096)
         cap = 4096;
     size_t hs = 1;
@@ -1448,7 +1458,7 @@ static enum dead_answer bfs_exhaust(dead_search_t *s)
     if (s->queue && s->seen) {
         s->queue_cap = cap;
         s->seen_mask = hs - 1;
-        a = bfs_search(s);
+        a = bfs_search(s, until);
     }
     free(s->queue);
     free(s->seen);
@@ -1460,6 +1470,34 @@ static enum dead_answer bfs_exhaust(dead_search_t *s)
 
 /* ------------------------------------------------------------------------
  * The stages. */
+
+static bool looks_blocked(const dpos_t *p);
+
+/* The corner search by iterative deepening (towards the corner on the
+ * loser's side, or on the winner's side), until s->nodes reaches `until`. */
+static enum dead_answer deepen(dead_search_t *s, bool other_side, unsigned long until)
+{
+    unsigned long start = s->nodes;
+    enum dead_answer a = DEAD_UNDETERMINED;
+    s->other_side = other_side;
+    tt_new_generation(s, ID_TT_START);
+    for (int depth = 2; depth <= MAX_PLY && s->nodes < until; depth++) {
+        /* the table keeps what earlier iterations saw; short searches use
+         * a part of it that stays in the cache, long ones all of it */
+        if (s->nodes - start > ID_TT_SWITCH && s->tt_used < s->tt_mask)
+            tt_new_generation(s, s->budget);
+        if (run_search(s, depth, ITER_NODES, until, true, false)) {
+            a = DEAD_WINNABLE;
+            break;
+        }
+        if (!s->interrupted) {
+            a = DEAD_UNWINNABLE;
+            break;
+        }
+    }
+    s->other_side = false;
+    return a;
+}
 
 static enum dead_answer analyse(dead_search_t *s)
 {
@@ -1480,14 +1518,14 @@ static enum dead_answer analyse(dead_search_t *s)
      * many plies left): no mate is a proof. */
     s->stage = 2;
     tt_new_generation(s, LOCAL_NODES);
-    if (run_search(s, LOCAL_DEPTH, LOCAL_NODES, true, true))
+    if (run_search(s, LOCAL_DEPTH, LOCAL_NODES, s->budget, true, true))
         return DEAD_WINNABLE;
     if (!s->interrupted)
         return DEAD_UNWINNABLE;
 
     s->stage = 3;
     tt_new_generation(s, QUICK_NODES);
-    if (run_search(s, 2, QUICK_NODES, true, false))
+    if (run_search(s, 2, QUICK_NODES, s->budget, true, false))
         return DEAD_WINNABLE;
     if (!s->interrupted)
         return DEAD_UNWINNABLE;
@@ -1497,24 +1535,32 @@ static enum dead_answer analyse(dead_search_t *s)
     if (a != DEAD_UNDETERMINED)
         return a;
 
-    s->stage = 5;
-    unsigned long id_start = s->nodes;
-    tt_new_generation(s, ID_TT_START);
-    for (int depth = 2; depth <= MAX_PLY && s->nodes < s->budget * ID_SHARE / 100; depth++) {
-        /* the table keeps what earlier iterations saw; short searches use
-         * a part of it that stays in the cache, long ones all of it */
-        if (s->nodes - id_start > ID_TT_SWITCH && s->tt_used < s->tt_mask)
-            tt_new_generation(s, s->budget);
-        if (run_search(s, depth, ITER_NODES, true, false))
-            return DEAD_WINNABLE;
-        if (!s->interrupted)
-            return DEAD_UNWINNABLE;
+    /* Locked pawns: the positions reachable are often few, so the
+     * exhaustion goes first, then the deepening towards either corner.
+     * Otherwise the deepening is the better bet and the exhaustion the
+     * fallback. */
+    if (looks_blocked(root)) {
+        s->stage = 6;
+        a = bfs_exhaust(s, s->budget * BLOCKED_BFS_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        s->stage = 5;
+        a = deepen(s, false, s->budget * BLOCKED_ID_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        a = deepen(s, true, s->budget);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+    } else {
+        s->stage = 5;
+        a = deepen(s, false, s->budget * ID_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        s->stage = 6;
+        a = bfs_exhaust(s, s->budget);
+        if (a != DEAD_UNDETERMINED)
+            return a;
     }
-
-    s->stage = 6;
-    a = bfs_exhaust(s);
-    if (a != DEAD_UNDETERMINED)
-        return a;
 
     /* Every move leads to a position the semi-static pass proves. */
     s->stage = 7;
@@ -1539,6 +1585,7 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
 {
     assert(color == WHITE || color == BLACK);
     s->winner = color;
+    s->other_side = false;
     s->mate_len = 0;
     memset(s->ss_failed, 0, sizeof s->ss_failed);
     dpos_from_board(&s->T, b, &s->frames[0].pos);

@@ -1,0 +1,118 @@
+/* fuzz_split: a stream read in two pieces, as pgn-arbiter -j N reads it.
+ *
+ * Invariant (pgnarbiter.h, arb_reader_set_origin and
+ * arb_reader_between_games; rewrite_set_origin): when the stream is cut at
+ * a line start before a '[' and the reader of the first piece says it
+ * ended between games, the two pieces (the second read with its origin
+ * set) give the same games, field by field (game numbers shifted), and
+ * the same --fix output as the whole stream read at once. */
+#include "fuzz.h"
+#include "rewrite.h"
+
+typedef struct {
+    strbuf_t out;
+    uint64_t base, total;
+    rewriter_t *w;
+    strbuf_t fixed;
+} splitlog_t;
+
+static void log_game(const arb_game *g, void *ctx)
+{
+    splitlog_t *l = ctx;
+    arb_game copy = *g;
+    copy.number += l->base;
+    fuzz_dump_game(&l->out, &copy, l->total);
+    if (l->w)
+        rewrite_game(l->w, g, &l->fixed);
+}
+
+/* Reads data[from, to) as one piece of a stream that starts at origin
+ * (from, line).  Returns whether the reader ended between games (before
+ * arb_reader_finish). */
+static bool read_piece(const uint8_t *data, size_t from, size_t to, uint64_t line, splitlog_t *l, uint64_t *games)
+{
+    arb_reader *r = arb_reader_new(NULL);
+    l->w = rewrite_new((rewrite_options_t){ .annotate = true, .truncate = false });
+    if (!r || !l->w)
+        abort();
+    if (from) {
+        arb_reader_set_origin(r, from, line);
+        rewrite_set_origin(l->w, from);
+    }
+    char *chunk = fuzz_dup(data + from, to - from);
+    const arb_game *g;
+    bool oom = false;
+    uint64_t n = 0;
+    if (to > from) {
+        arb_reader_feed(r, chunk, to - from);
+        FUZZ_CHECK(rewrite_feed(l->w, chunk, to - from) == 0, "out of memory");
+        while ((g = arb_reader_next(r, &oom)) != NULL) {
+            log_game(g, l);
+            n++;
+        }
+    }
+    bool between = arb_reader_between_games(r);
+    arb_reader_finish(r);
+    while ((g = arb_reader_next(r, &oom)) != NULL) {
+        log_game(g, l);
+        n++;
+    }
+    rewrite_finish(l->w, &l->fixed);
+    FUZZ_CHECK(!oom, "out of memory");
+    free(chunk);
+    rewrite_free(l->w);
+    l->w = NULL;
+    arb_reader_free(r);
+    *games = n;
+    return between;
+}
+
+static bool same(const strbuf_t *a, const strbuf_t *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    splitlog_t whole = { .total = size };
+    uint64_t n;
+    read_piece(data, 0, size, 1, &whole, &n);
+
+    /* Cuts where -j N may cut: a '[' at a line start.  Lines end at \n,
+     * \r\n and a lone \r (lex.h). */
+    uint64_t line = 1;
+    int tried = 0;
+    for (size_t k = 1; k < size && tried < 6; k++) {
+        if (data[k - 1] == '\n' || (data[k - 1] == '\r' && data[k] != '\n'))
+            line++;
+        if (data[k] != '[' || data[k - 1] != '\n')
+            continue;
+        tried++;
+        splitlog_t two = { .total = size };
+        uint64_t first;
+        if (!read_piece(data, 0, k, 1, &two, &first)) {
+            strbuf_free(&two.out);
+            strbuf_free(&two.fixed);
+            continue;
+        }
+        two.base = first;
+        read_piece(data, k, size, line, &two, &n);
+        if (!same(&whole.out, &two.out)) {
+            fprintf(stderr, "cut at byte %zu, line %llu\nwhole:\n%.*s\npieces:\n%.*s\n", k, (unsigned long long)line,
+                    (int)(whole.out.len > 3000 ? 3000 : whole.out.len), whole.out.data,
+                    (int)(two.out.len > 3000 ? 3000 : two.out.len), two.out.data);
+            FUZZ_CHECK(false, "the games differ when the stream is read in two pieces");
+        }
+        if (!same(&whole.fixed, &two.fixed)) {
+            fprintf(stderr, "cut at byte %zu\nwhole:\n%.*s\npieces:\n%.*s\n", k,
+                    (int)(whole.fixed.len > 3000 ? 3000 : whole.fixed.len), whole.fixed.data,
+                    (int)(two.fixed.len > 3000 ? 3000 : two.fixed.len), two.fixed.data);
+            FUZZ_CHECK(false, "--fix output differs when the stream is read in two pieces");
+        }
+        strbuf_free(&two.out);
+        strbuf_free(&two.fixed);
+    }
+    strbuf_free(&whole.out);
+    strbuf_free(&whole.fixed);
+    return 0;
+}

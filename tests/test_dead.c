@@ -1,0 +1,407 @@
+/* test_dead.c: dead positions and unwinnability (dead.h), FIDE 5.2.2 and 6.9.
+ *
+ * Every unwinnable answer below is argued in a comment (the argument is the
+ * check); every winnable answer is checked by replaying the helpmate line
+ * the analysis returns: each move must be among movegen_legal()'s moves, and
+ * the line must end in checkmate of the side that loses.  The last case runs
+ * a licensed subset of the D3-Chess test vector (tests/data/SOURCES.md). */
+#include "dead.h"
+#include "testutil.h"
+
+#define LINE_CAP 1024
+#define SUBSET_BUDGET 100000 /* nodes per side for the vector subset */
+
+static const char *side_name(int color)
+{
+    return color == WHITE ? "white" : "black";
+}
+
+static const char *answer_name(enum dead_answer a)
+{
+    return a == DEAD_WINNABLE ? "winnable" : a == DEAD_UNWINNABLE ? "unwinnable" : "undetermined";
+}
+
+/* Replays line[0..len) from b; NULL if it is legal and ends in checkmate of
+ * !winner, else what went wrong (written into why). */
+static const char *replay_line(const board_t *b, int winner, const move_t *line, int len, char *why, size_t cap)
+{
+    board_t pos = *b, next;
+    move_t legal[MAX_MOVES];
+    char fen[128], mv[32];
+    if (len > LINE_CAP) {
+        snprintf(why, cap, "line of %d plies does not fit the buffer", len);
+        return why;
+    }
+    for (int i = 0; i < len; i++) {
+        int n = movegen_legal(&pos, legal), k;
+        for (k = 0; k < n && !tu_move_eq(legal[k], line[i]); k++)
+            ;
+        if (k == n) {
+            snprintf(why, cap, "ply %d: %s is not legal in %s", i, tu_move_str(line[i], mv), tu_fen_out(&pos, fen));
+            return why;
+        }
+        board_make_move(&pos, line[i], &next);
+        pos = next;
+    }
+    if (movegen_has_legal(&pos) || !board_in_check(&pos)) {
+        snprintf(why, cap, "after %d plies %s is not checkmate", len, tu_fen_out(&pos, fen));
+        return why;
+    }
+    if (pos.stm == winner) {
+        snprintf(why, cap, "after %d plies the winner %s is the one mated", len, side_name(winner));
+        return why;
+    }
+    return NULL;
+}
+
+/* dead_can_win() on fen for color must give `expect`; a winnable answer's
+ * line must replay to mate. */
+static void expect_at(const char *file, int line, const char *fen, int color, enum dead_answer expect)
+{
+    board_t b;
+    move_t moves[LINE_CAP];
+    int len = -1;
+    char why[256];
+    tu_fen_at(file, line, &b, fen, false);
+    dead_search_t *s = dead_search_new(0);
+    ck_assert_msg(s != NULL, "%s:%d: dead_search_new failed", file, line);
+    enum dead_answer a = dead_can_win(s, &b, color, moves, LINE_CAP, &len);
+    dead_search_free(s);
+    if (a != expect)
+        ck_abort_msg("%s:%d: %s in %s: expected %s, got %s", file, line, side_name(color), fen, answer_name(expect),
+                     answer_name(a));
+    if (a == DEAD_WINNABLE) {
+        if (replay_line(&b, color, moves, len, why, sizeof why))
+            ck_abort_msg("%s:%d: %s in %s: helpmate line rejected: %s", file, line, side_name(color), fen, why);
+    } else if (len != 0) {
+        ck_abort_msg("%s:%d: %s in %s: %s but line length %d", file, line, side_name(color), fen, answer_name(a), len);
+    }
+}
+#define EXPECT(fen, color, expect) expect_at(__FILE__, __LINE__, (fen), (color), (expect))
+#define EXPECT_BOTH(fen, w, b)                                                                                 \
+    do {                                                                                                       \
+        EXPECT((fen), WHITE, (w));                                                                             \
+        EXPECT((fen), BLACK, (b));                                                                             \
+    } while (0)
+
+/* dead_quick() and dead_probe() must give `expect`. */
+static void expect_quick_at(const char *file, int line, const char *fen, int color, enum dead_answer quick,
+                            enum dead_answer probe)
+{
+    board_t b;
+    tu_fen_at(file, line, &b, fen, false);
+    enum dead_answer a = dead_quick(&b, color);
+    if (a != quick)
+        ck_abort_msg("%s:%d: dead_quick(%s) in %s: expected %s, got %s", file, line, side_name(color), fen,
+                     answer_name(quick), answer_name(a));
+    dead_search_t *s = dead_search_new(0);
+    ck_assert_msg(s != NULL, "%s:%d: dead_search_new failed", file, line);
+    a = dead_probe(s, &b, color);
+    dead_search_free(s);
+    if (a != probe)
+        ck_abort_msg("%s:%d: dead_probe(%s) in %s: expected %s, got %s", file, line, side_name(color), fen,
+                     answer_name(probe), answer_name(a));
+}
+#define EXPECT_QUICK(fen, color, quick, probe) expect_quick_at(__FILE__, __LINE__, (fen), (color), (quick), (probe))
+
+#define W DEAD_WINNABLE
+#define U DEAD_UNWINNABLE
+#define X DEAD_UNDETERMINED
+
+/* ---- material ------------------------------------------------------------ */
+
+/* K+N+N v K is not dead (STYLE.md): 1...Ka8 and a knight mate with the king
+ * boxed in is a helpmate.  The lone king never wins. */
+START_TEST(knn_v_k)
+{
+    EXPECT("8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1", WHITE, W);
+    EXPECT("8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1", BLACK, U);
+}
+END_TEST
+
+/* K+N v K+N: each knight can mate a king boxed in by its own knight. */
+START_TEST(kn_v_kn)
+{
+    EXPECT_BOTH("4k3/8/8/3n4/8/8/8/1N2K3 w - - 0 1", W, W);
+}
+END_TEST
+
+/* K+B v K+B, bishops on one colour: a bishop checks on its colour, the
+ * flight squares of the other colour (the orthogonal neighbours) could only
+ * be closed by the enemy king (one at most) or by pieces of the other
+ * colour: there are none.  Dead. */
+START_TEST(kb_v_kb_same_colour)
+{
+    EXPECT_BOTH("4k3/8/8/3b4/8/8/8/4KB2 w - - 0 1", U, U);
+}
+END_TEST
+
+/* Opposite colours: the other bishop blocks a corner flight (Kh8, Bg8, Bb2#
+ * with the king on h6). */
+START_TEST(kb_v_kb_opposite_colours)
+{
+    EXPECT_BOTH("4k3/8/8/3b4/8/8/8/2B1K3 w - - 0 1", W, W);
+}
+END_TEST
+
+/* K+B v K+R: the rook next to its king could always interpose on the
+ * checking diagonal or take the bishop, so the bishop never mates; the rook
+ * side can. */
+START_TEST(kb_v_kr)
+{
+    EXPECT("4k3/8/8/3r4/8/8/8/4KB2 w - - 0 1", WHITE, U);
+    EXPECT("4k3/8/8/3r4/8/8/8/4KB2 w - - 0 1", BLACK, W);
+}
+END_TEST
+
+/* ---- pawn structures ----------------------------------------------------- */
+
+/* Locked chain b4/d4/f4/h4 against b5/d5/f5/h5: the dark squares of rank 4
+ * hold white pawns, the light squares of rank 5 black ones, so the dark
+ * bishop c1 and the light bishop c8 never leave their own side; the kings
+ * cannot cross (rank 4's light squares are attacked by the black pawns,
+ * rank 5's dark ones by the white pawns); no pawn can ever move or take.
+ * Nothing of either side can ever attack the other king.  Dead. */
+START_TEST(locked_chain_bishops_dead)
+{
+    EXPECT_BOTH("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", U, U);
+}
+END_TEST
+
+/* The same with the white bishop on the light squares: it can take a black
+ * pawn on b5, d5, f5 or h5 and the chain breaks open for both sides. */
+START_TEST(breakable_chain_winnable)
+{
+    EXPECT_BOTH("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4KB2 w - - 0 1", W, W);
+}
+END_TEST
+
+/* Same-coloured (dark) bishops c1 and f8, each walled in by its own
+ * blocked pawns (b2/d2 against b3/d3, e7/g7 against e6/g6), kings shut in
+ * on b1/a1 and g8/h8.  Nothing but the kings ever moves.  Dead. */
+START_TEST(same_colour_bishops_walled_in)
+{
+    EXPECT_BOTH("5bk1/4p1p1/4P1P1/8/8/1p1p4/1P1P4/1KB5 w - - 0 1", U, U);
+}
+END_TEST
+
+/* Without the e7 pawn the e6 pawn promotes, and the free black bishop can
+ * be taken by b2 to release the b3 pawn: both sides can win. */
+START_TEST(walled_in_broken)
+{
+    EXPECT_BOTH("5bk1/6p1/4P1P1/8/8/1p1p4/1P1P4/1KB5 w - - 0 1", W, W);
+}
+END_TEST
+
+/* A fortress: a4/c4/e4/g4 against a5/c5/e5/g5 with nothing but kings.  The
+ * pawns are blocked and have nothing to take; b4/d4/f4/h4 are attacked by
+ * black pawns and b5/d5/f5/h5 by white ones, so the kings can never cross
+ * and nothing ever gives check.  Dead. */
+START_TEST(fortress_kings_cannot_cross)
+{
+    EXPECT_BOTH("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1", U, U);
+}
+END_TEST
+
+/* ---- positions already decided ------------------------------------------ */
+
+/* Fool's mate: mate on the board is a win for the side that mated (empty
+ * line) and no win for the side mated (no legal move). */
+START_TEST(already_mate)
+{
+    const char *fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    board_t b;
+    move_t line[4];
+    int len = -1;
+    EXPECT(fen, WHITE, U);
+    EXPECT(fen, BLACK, W);
+    TU_FEN(&b, fen);
+    dead_search_t *s = dead_search_new(0);
+    ck_assert(s != NULL);
+    ck_assert_int_eq(dead_can_win(s, &b, BLACK, line, 4, &len), DEAD_WINNABLE);
+    ck_assert_int_eq(len, 0);
+    dead_search_free(s);
+}
+END_TEST
+
+/* Stalemate: the game is over, nobody wins (FIDE 5.2.1). */
+START_TEST(stalemate)
+{
+    EXPECT_BOTH("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", U, U);
+}
+END_TEST
+
+/* Forced: Black's only move is Kxd7 (c8, e8, c7, e7 are covered by the
+ * queen), leaving K v K. */
+START_TEST(forced_capture)
+{
+    EXPECT("3k4/3Q2K1/8/8/8/8/8/8 b - - 0 1", WHITE, U);
+    EXPECT_QUICK("3k4/3Q2K1/8/8/8/8/8/8 b - - 0 1", WHITE, X, U);
+}
+END_TEST
+
+/* Forced into stalemate: 1...b4+ is Black's only move; every answer (Kxb4,
+ * Ka4, Kb2, Qxb4, ...) leaves Black without a legal move and not in check,
+ * so the two queens never mate (a lichess flag fall, D3-Chess's set). */
+START_TEST(forced_stalemate)
+{
+    EXPECT("k7/2Q5/3Q4/1p6/8/KP6/P1P5/8 b - - 2 52", WHITE, U);
+}
+END_TEST
+
+/* ---- one side only ------------------------------------------------------- */
+
+/* D3-Chess vector, W-: White mates with the a8 bishop against the king
+ * walled in on c8/d8; Black's pieces are all shut behind the chain. */
+START_TEST(one_side_only)
+{
+    EXPECT("Bb1k1b2/bKp1p1p1/1pP1P1P1/pP6/6P1/P7/8/8 w - - 0 1", WHITE, W);
+    EXPECT("Bb1k1b2/bKp1p1p1/1pP1P1P1/pP6/6P1/P7/8/8 w - - 0 1", BLACK, U);
+}
+END_TEST
+
+/* Open positions: the start position and a middlegame, both sides. */
+START_TEST(open_positions)
+{
+    EXPECT_BOTH("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", W, W);
+    EXPECT_BOTH("r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10", W, W);
+    /* en passant and castling rights in the position */
+    EXPECT_BOTH("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", W, W);
+}
+END_TEST
+
+/* ---- the quick filter and the probe ------------------------------------- */
+
+START_TEST(quick_filter)
+{
+    /* lone king; lone knight against queens only; bishops of one colour */
+    EXPECT_QUICK("8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1", BLACK, U, U);
+    EXPECT_QUICK("4k3/8/8/3q4/8/8/8/1N2K3 w - - 0 1", WHITE, U, U);
+    EXPECT_QUICK("4k3/8/8/3b4/8/8/8/4KB2 w - - 0 1", WHITE, U, U);
+    EXPECT_QUICK("4k3/8/8/3r4/8/8/8/4KB2 w - - 0 1", WHITE, U, U);
+    /* enough material: the filter declines */
+    EXPECT_QUICK("8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1", WHITE, X, X);
+    EXPECT_QUICK("4k3/8/8/3n4/8/8/8/1N2K3 w - - 0 1", WHITE, X, X);
+    EXPECT_QUICK("4k3/8/8/3b4/8/8/8/2B1K3 w - - 0 1", WHITE, X, X);
+    EXPECT_QUICK("4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1", WHITE, X, X);
+    EXPECT_QUICK(TU_START_FEN, WHITE, X, X);
+    /* the probe's semi-static pass */
+    EXPECT_QUICK("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1", WHITE, X, U);
+    EXPECT_QUICK("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", BLACK, X, U);
+    /* mate and stalemate on the board */
+    EXPECT_QUICK("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", BLACK, X, W);
+    EXPECT_QUICK("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", WHITE, X, U);
+}
+END_TEST
+
+/* A handle is reusable and small budgets give up rather than guess. */
+START_TEST(budget_and_reuse)
+{
+    board_t b;
+    int len = -1;
+    dead_search_t *s = dead_search_new(50);
+    ck_assert(s != NULL);
+    /* K+N+N v K needs a long helpmate: 50 nodes neither find nor refute it */
+    TU_FEN(&b, "8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1");
+    ck_assert_int_eq(dead_can_win(s, &b, WHITE, NULL, 0, &len), DEAD_UNDETERMINED);
+    ck_assert_int_eq(len, 0);
+    dead_search_free(s);
+    s = dead_search_new(0);
+    ck_assert(s != NULL);
+    for (int i = 0; i < 3; i++) {
+        TU_FEN(&b, "8/8/8/4k3/8/8/8/1N2K1N1 w - - 0 1");
+        ck_assert_int_eq(dead_can_win(s, &b, WHITE, NULL, 0, &len), DEAD_WINNABLE);
+        ck_assert_int_gt(len, 0);
+        ck_assert_int_eq(dead_can_win(s, &b, BLACK, NULL, 0, &len), DEAD_UNWINNABLE);
+    }
+    dead_search_free(s);
+    dead_search_free(NULL);
+}
+END_TEST
+
+/* ---- the D3-Chess test vector, a subset ---------------------------------- */
+
+/* Every 6th position of the D3-Chess test vector (tests/data/SOURCES.md):
+ * "LL FEN", LL = who can still mate (WB, W-, -B, --).  No decided answer may
+ * disagree with the label, every line must replay to mate, and at least
+ * MIN_DECIDED per mille of the sides must be decided at SUBSET_BUDGET nodes. */
+#define MIN_DECIDED 900
+
+START_TEST(vector_subset)
+{
+    const char *top = getenv("abs_top_srcdir");
+    char path[4096], buf[512], why[256];
+    snprintf(path, sizeof path, "%s/tests/data/d3chess-unwinnability-subset.txt", top && *top ? top : ".");
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    dead_search_t *s = dead_search_new(SUBSET_BUDGET);
+    ck_assert(s != NULL);
+    static move_t line[LINE_CAP];
+    int sides = 0, decided = 0, lineno = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (buf[0] == '#' || !buf[0])
+            continue;
+        ck_assert_msg(strlen(buf) > 3 && buf[2] == ' ', "%s:%d: bad line", path, lineno);
+        char fen[sizeof buf + 8];
+        int fields = 1;
+        snprintf(fen, sizeof fen, "%s", buf + 3);
+        for (const char *c = fen; *c; c++)
+            fields += *c == ' ' && c[1] && c[1] != ' ';
+        if (fields == 2) /* a few entries give only placement and side */
+            strcat(fen, " - -");
+        board_t b;
+        board_error_t err;
+        ck_assert_msg(board_from_fen(&b, fen, false, &err) == 0, "%s:%d: %s", path, lineno, err);
+        for (int c = WHITE; c <= BLACK; c++) {
+            bool label = buf[c] != '-';
+            int len = 0;
+            enum dead_answer a = dead_can_win(s, &b, c, line, LINE_CAP, &len);
+            sides++;
+            if (a == DEAD_UNDETERMINED)
+                continue;
+            decided++;
+            if ((a == DEAD_WINNABLE) != label)
+                ck_abort_msg("%s:%d: %s: label %.2s, got %s", path, lineno, side_name(c), buf, answer_name(a));
+            if (a == DEAD_WINNABLE && replay_line(&b, c, line, len, why, sizeof why))
+                ck_abort_msg("%s:%d: %s: helpmate line rejected: %s", path, lineno, side_name(c), why);
+        }
+    }
+    fclose(f);
+    dead_search_free(s);
+    ck_assert_int_eq(sides, 602);
+    ck_assert_msg(decided * 1000 >= sides * MIN_DECIDED, "decided %d of %d sides, fewer than %d per mille", decided,
+                  sides, MIN_DECIDED);
+}
+END_TEST
+
+static Suite *dead_suite(void)
+{
+    Suite *s = suite_create("dead");
+    TU_CASE(s, knn_v_k, 30);
+    TU_CASE(s, kn_v_kn, 30);
+    TU_CASE(s, kb_v_kb_same_colour, 30);
+    TU_CASE(s, kb_v_kb_opposite_colours, 30);
+    TU_CASE(s, kb_v_kr, 30);
+    TU_CASE(s, locked_chain_bishops_dead, 30);
+    TU_CASE(s, breakable_chain_winnable, 30);
+    TU_CASE(s, same_colour_bishops_walled_in, 30);
+    TU_CASE(s, walled_in_broken, 30);
+    TU_CASE(s, fortress_kings_cannot_cross, 30);
+    TU_CASE(s, already_mate, 30);
+    TU_CASE(s, stalemate, 30);
+    TU_CASE(s, forced_capture, 30);
+    TU_CASE(s, forced_stalemate, 30);
+    TU_CASE(s, one_side_only, 30);
+    TU_CASE(s, open_positions, 30);
+    TU_CASE(s, quick_filter, 30);
+    TU_CASE(s, budget_and_reuse, 30);
+    TU_CASE(s, vector_subset, 600);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run(dead_suite());
+}
