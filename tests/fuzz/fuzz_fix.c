@@ -27,6 +27,7 @@ typedef struct {
     bool has_result, has_marker, has_target;
     arb_verdict verdict;
     arb_span marker_span;
+    bool open_variation;     /* no marker can be added after an unclosed '(' */
 } info_t;
 
 typedef struct {
@@ -58,6 +59,7 @@ static void collect(const arb_game *g, void *ctx)
     i->end_ply = g->end_ply;
     i->verdict = g->verdict;
     i->marker_span = g->marker_span;
+    i->open_variation = g->open_variation;
     copy_str(i->result, &i->has_result, g->result);
     copy_str(i->marker, &i->has_marker, g->marker);
     copy_str(i->target, &i->has_target, rewrite_target(g));
@@ -238,7 +240,7 @@ static void check_mode(const uint8_t *data, size_t size, const arb_options *opt,
         if (ml && result_text(mt, ml))
             FUZZ_CHECK(memchr(mt, '-', ml) || (ml == 1 && *mt == '*'), "game %zu: marker span \"%.*s\" is part of a result",
                        i + 1, (int)ml, mt);
-        bool no_marker = i == in.n - 1 && open_end;
+        bool no_marker = (i == in.n - 1 && open_end) || (!a->has_marker && a->open_variation);
         FUZZ_CHECK(b->has_result && (b->has_marker ? strcmp(b->result, b->marker) == 0 : no_marker),
                    "game %zu: Result \"%s\" and marker \"%s\" after --fix", i + 1, b->result, b->marker);
         FUZZ_CHECK(a->has_target && strcmp(b->result, a->target) == 0, "game %zu: result %s, --fix meant %s", i + 1,

@@ -1,11 +1,13 @@
 /* fuzz_split: a stream read in two pieces, as pgn-arbiter -j N reads it.
  *
  * Invariant (pgnarbiter.h, arb_reader_set_origin and
- * arb_reader_between_games; rewrite_set_origin): when the stream is cut at
- * a line start before a '[' and the reader of the first piece says it
- * ended between games, the two pieces (the second read with its origin
- * set) give the same games, field by field (game numbers shifted), and
- * the same --fix output as the whole stream read at once. */
+ * arb_reader_between_games; rewrite_set_origin; src/parallel.c): when the
+ * stream is cut where parallel.c may cut, before a line that is one plain
+ * tag pair, and the reader of the first piece says it ended between games,
+ * the two pieces (the second read with its origin set) give the same
+ * games, field by field (game numbers shifted), and the same --fix output
+ * as the whole stream read at once.  (Cutting before any '[' line broke
+ * this: a malformed tag line stays in the game under way.) */
 #include "fuzz.h"
 #include "rewrite.h"
 
@@ -67,6 +69,33 @@ static bool read_piece(const uint8_t *data, size_t from, size_t to, uint64_t lin
     return between;
 }
 
+/* parallel.c's tag_line(): [Name "value"] alone on its line, no backslash
+ * in the value. */
+static bool tag_line(const uint8_t *buf, size_t i, size_t len)
+{
+    size_t k = i + 1, start = k;
+    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
+                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
+        k++;
+    if (k == start || k >= len || buf[k] != ' ')
+        return false;
+    while (k < len && buf[k] == ' ')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    if (k >= len || buf[k++] != ']')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
+}
+
 static bool same(const strbuf_t *a, const strbuf_t *b)
 {
     return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
@@ -78,14 +107,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t n;
     read_piece(data, 0, size, 1, &whole, &n);
 
-    /* Cuts where -j N may cut: a '[' at a line start.  Lines end at \n,
-     * \r\n and a lone \r (lex.h). */
+    /* Cuts where -j N may cut: a plain tag line.  Lines end at \n, \r\n
+     * and a lone \r (lex.h). */
     uint64_t line = 1;
     int tried = 0;
     for (size_t k = 1; k < size && tried < 6; k++) {
         if (data[k - 1] == '\n' || (data[k - 1] == '\r' && data[k] != '\n'))
             line++;
-        if (data[k] != '[' || data[k - 1] != '\n')
+        if (data[k] != '[' || data[k - 1] != '\n' || !tag_line(data, k, size))
             continue;
         tried++;
         splitlog_t two = { .total = size };
