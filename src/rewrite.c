@@ -254,8 +254,13 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
         } else if (g->marker_span.end) {
             if (cut)
                 n = add(p, n, cut_from, g->marker_span.offset, g->end_ply ? " " : "", "", "");
-            if (strcmp(g->marker, target) != 0)
-                n = add(p, n, g->marker_span.offset, g->marker_span.end, target, "", "");
+            if (strcmp(g->marker, target) != 0) {
+                /* A marker glued to the text before it ("23*") keeps apart from it. */
+                uint64_t at = g->marker_span.offset;
+                char before = at == w->base ? w->last : byte_at(w, at - 1, ' ');
+                bool glued = at > 0 && before != ' ' && before != '\t' && before != '\n' && before != '\r';
+                n = add(p, n, at, g->marker_span.end, glued ? " " : "", target, "");
+            }
         } else {
             uint64_t at = g->where.end;
             if (cut) {
