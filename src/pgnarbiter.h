@@ -88,6 +88,7 @@ typedef struct arb_game {
     } error;
     bool has_movetext;          /* anything but tags was read (moves, comments, a marker) */
     bool open_variation;        /* the movetext ends inside a variation: ( without ) */
+    bool marker_in_word;        /* the marker was read inside a longer word ("Rd6+1-0") */
     uint32_t plies;             /* mainline half-moves replayed */
     const char *result;         /* Result tag value, NULL if none */
     const char *marker;         /* termination marker, NULL if none */

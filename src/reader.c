@@ -451,7 +451,13 @@ static bool play(arb_reader *r, const lex_token_t *t)
         found = true;
         if (kind == SCAN_RESULT) {
             const char *res = n == 1 ? "*" : n == 3 ? (t->text[start] == '1' ? "1-0" : "0-1") : "1/2-1/2";
-            marker_set(r, t, res);
+            /* The marker is the result's own bytes, not the whole word. */
+            lex_token_t sub = *t;
+            sub.offset += start;
+            sub.end = sub.offset + n;
+            sub.col += (uint32_t)start;
+            marker_set(r, &sub, res);
+            r->rec.marker_in_word = n < t->len;
             return true;
         }
         if (r->replaying)

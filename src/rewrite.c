@@ -255,10 +255,15 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
             if (cut)
                 n = add(p, n, cut_from, g->marker_span.offset, g->end_ply ? " " : "", "", "");
             if (strcmp(g->marker, target) != 0) {
-                /* A marker glued to the text before it ("23*") keeps apart from it. */
+                /* A marker that was a word of its own but touches the text
+                 * before it ("23*") keeps apart from it; one read inside a
+                 * longer word stays in it. */
                 uint64_t at = g->marker_span.offset;
-                char before = at == w->base ? w->last : byte_at(w, at - 1, ' ');
-                bool glued = at > 0 && before != ' ' && before != '\t' && before != '\n' && before != '\r';
+                unsigned char before = (unsigned char)(at == w->base ? w->last : byte_at(w, at - 1, ' '));
+                bool word_char = before >= 0x80 || (before >= '0' && before <= '9') ||
+                                 (before >= 'A' && before <= 'Z') || (before >= 'a' && before <= 'z') ||
+                                 (before && strchr("_+#=:/.!?@~-", before));
+                bool glued = at > 0 && !g->marker_in_word && word_char;
                 n = add(p, n, at, g->marker_span.end, glued ? " " : "", target, "");
             }
         } else {

@@ -10,8 +10,11 @@
 #                       fault tests with every run of pgn-arbiter under
 #                       valgrind (an error or a leak exits 1)
 #   4. fuzzing          tests/fuzz/run.sh for FUZZ_TIME seconds in total
-#                       (default 120), skipped when clang cannot build
-#                       libFuzzer targets
+#                       (default 120) with a fixed seed (FUZZ_SEED, 1) and at
+#                       most FUZZ_RUNS inputs per harness (2500), so that a
+#                       run repeats whatever the machine's speed; longer runs
+#                       with other seeds are for development (make fuzz).
+#                       Skipped when clang cannot build libFuzzer targets
 #
 # Usage: sh tests/full-check.sh
 set -eu
@@ -58,7 +61,8 @@ passed=$((passed + 1))
 
 stage "fuzzing"
 status=0
-FUZZ_TIME=${FUZZ_TIME:-120} FUZZ_DIR="$top/build-fuzz" sh tests/fuzz/run.sh run || status=$?
+FUZZ_TIME=${FUZZ_TIME:-120} FUZZ_DIR="$top/build-fuzz" FUZZ_FLAGS="-seed=${FUZZ_SEED:-1} -runs=${FUZZ_RUNS:-2500} ${FUZZ_FLAGS:-}" \
+    sh tests/fuzz/run.sh run || status=$?
 skipped=0
 case $status in
 0) passed=$((passed + 1)) ;;

@@ -155,7 +155,16 @@ static void normalise(const char *data, size_t size, const games_t *games, strbu
         if (out_ || (t.end > t.offset && drop[t.offset]))
             continue;
         fuzz_printf(out, "%d", (int)t.kind);
-        if (t.text) {
+        if (t.text && t.kind == TOK_SYMBOL && t.len == (size_t)(t.end - t.offset)) {
+            /* A marker read inside a longer word ("Rd6+1-0") is dropped from it. */
+            size_t kept = 0;
+            for (size_t k = 0; k < t.len; k++)
+                kept += !drop[t.offset + k];
+            fuzz_printf(out, "[%zu]", kept);
+            for (size_t k = 0; k < t.len; k++)
+                if (!drop[t.offset + k])
+                    fuzz_put(out, t.text + k, 1);
+        } else if (t.text) {
             fuzz_printf(out, "[%zu]", t.len);
             fuzz_put(out, t.text, t.len);
         }
