@@ -264,7 +264,11 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
                                  (before >= 'A' && before <= 'Z') || (before >= 'a' && before <= 'z') ||
                                  (before && strchr("_+#=:/.!?@~-", before));
                 bool glued = at > 0 && !g->marker_in_word && word_char;
-                n = add(p, n, at, g->marker_span.end, glued ? " " : "", target, "");
+                unsigned char after = (unsigned char)byte_at(w, g->marker_span.end, ' ');
+                bool glued_after = !g->marker_in_word &&
+                                   (after >= 0x80 || (after >= '0' && after <= '9') || (after >= 'A' && after <= 'Z') ||
+                                    (after >= 'a' && after <= 'z') || (after && strchr("_+#=:/.!?@~-", after)));
+                n = add(p, n, at, g->marker_span.end, glued ? " " : "", target, glued_after ? " " : "");
             }
         } else {
             uint64_t at = g->where.end;

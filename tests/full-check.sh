@@ -9,12 +9,12 @@
 #   3. build-valgrind/  ./configure --enable-valgrind; the end-to-end and
 #                       fault tests with every run of pgn-arbiter under
 #                       valgrind (an error or a leak exits 1)
-#   4. fuzzing          tests/fuzz/run.sh for FUZZ_TIME seconds in total
-#                       (default 120) with a fixed seed (FUZZ_SEED, 1) and at
-#                       most FUZZ_RUNS inputs per harness (2500), so that a
-#                       run repeats whatever the machine's speed; longer runs
-#                       with other seeds are for development (make fuzz).
-#                       Skipped when clang cannot build libFuzzer targets
+#   4. fuzz harnesses   built with clang, libFuzzer and the sanitizers; the
+#                       inputs that once broke them (tests/fuzz/regressions)
+#                       and every seed input, once each: repeatable.  Time-
+#                       bounded fuzzing, which finds new inputs, is `make
+#                       fuzz`.  Skipped when clang cannot build libFuzzer
+#                       targets
 #
 # Usage: sh tests/full-check.sh
 set -eu
@@ -59,16 +59,34 @@ make -j"$jobs" check TESTS="tests/run-e2e.sh tests/faults.sh"
 cd "$top"
 passed=$((passed + 1))
 
-stage "fuzzing"
+stage "fuzz harnesses: regressions and seed inputs"
+# Every input that once broke a harness, then every seed input, once each
+# through every harness: repeatable, unlike a time-bounded fuzzing run,
+# which `make fuzz` does (FUZZ_TIME seconds, new seeds each time).
 status=0
-FUZZ_TIME=${FUZZ_TIME:-120} FUZZ_DIR="$top/build-fuzz" FUZZ_FLAGS="-seed=${FUZZ_SEED:-1} -runs=${FUZZ_RUNS:-2500} ${FUZZ_FLAGS:-}" \
-    sh tests/fuzz/run.sh run || status=$?
+fuzz="$top/build-fuzz"
+FUZZ_DIR="$fuzz" sh tests/fuzz/run.sh regress || status=$?
 skipped=0
-case $status in
-0) passed=$((passed + 1)) ;;
-77) echo "fuzzing skipped: clang cannot build libFuzzer targets"; skipped=1 ;;
-*) exit "$status" ;;
-esac
+if [ "$status" -eq 77 ]; then
+    echo "fuzz harnesses skipped: clang cannot build libFuzzer targets"
+    skipped=1
+elif [ "$status" -ne 0 ]; then
+    exit "$status"
+else
+    FUZZ_DIR="$fuzz" sh tests/fuzz/run.sh seed
+    for bin in "$fuzz"/bin/fuzz_*; do
+        h=${bin##*/fuzz_}
+        [ -d "$fuzz/seeds/$h" ] || continue
+        find "$fuzz/seeds/$h" -type f | sort | xargs "$bin" -timeout=10 -rss_limit_mb=1024 \
+            > "$fuzz/seeds-$h.log" 2>&1 || {
+            tail -n 30 "$fuzz/seeds-$h.log"
+            echo "fuzz_$h: a seed input broke it (log: $fuzz/seeds-$h.log)"
+            exit 1
+        }
+        echo "ok: fuzz_$h: $(find "$fuzz/seeds/$h" -type f | wc -l) seed inputs"
+    done
+    passed=$((passed + 1))
+fi
 
 stage "done: stages of the test suite"
 echo "$passed passed, 0 failed, $skipped skipped"
