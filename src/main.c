@@ -121,7 +121,8 @@ static void print_help(void)
         putchar('\n');
     }
     printf("\nExit status: 0 if every input was read (and, with --check, no error was\n"
-           "found), 1 if --check found an error, 2 on a usage or I/O error.\n"
+           "found), 1 if --check found an error or --fen a FEN that is not a legal\n"
+           "position, 2 on a usage or I/O error.\n"
            "See pgn-arbiter(1) for the output formats.\n");
 }
 
