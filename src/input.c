@@ -1,8 +1,14 @@
-/* input.c: plain, gzip and zstd input through one read function. */
+/* input.c: plain, gzip and zstd input through one read function.
+ *
+ * Compressed input is decompressed on a thread of its own, a few blocks
+ * ahead of the reader, so that decompression overlaps the replay instead of
+ * adding to it.  Plain input needs no thread: the kernel reads ahead. */
 #include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,8 +20,34 @@
 #include <zstd.h>
 
 #define RAW_SIZE (256u << 10)
+#define BLOCK_SIZE (256u << 10)
+#define BLOCKS 4
 
 enum codec { PLAIN, GZIP, ZSTD };
+
+/* One block of decompressed bytes on its way from the thread to the reader.
+ * A block ends the stream when it is short: `error` then says why (""
+ * for a clean end). */
+typedef struct {
+    unsigned char data[BLOCK_SIZE];
+    size_t len;
+    bool last;
+    char error[160];
+    uint64_t done;            /* input_position's `done` after this block */
+} block_t;
+
+/* The ring between the decompression thread (producer) and input_read. */
+typedef struct {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t filled, emptied;
+    block_t *blocks;
+    unsigned head, count;     /* oldest full block, number of full blocks */
+    size_t pos;               /* bytes of blocks[head] already read */
+    atomic_bool stop;         /* input_close: the thread must end */
+    bool ended;               /* the last block has been read */
+    uint64_t done;            /* position after the blocks read so far */
+} ring_t;
 
 struct input {
     int fd;
@@ -29,7 +61,11 @@ struct input {
     char failure[160];        /* an error to report at the next read, "" if none */
     uint64_t consumed;        /* bytes read from the file */
     uint64_t size;            /* size of a regular file, 0 otherwise */
+    ring_t *ring;             /* compressed input: the decompression thread */
 };
+
+static ssize_t decompress(input_t *in, unsigned char *buf, size_t cap, char *err, size_t ecap);
+static bool ring_start(input_t *in);
 
 static ssize_t fill(input_t *in, char *err, size_t cap)
 {
@@ -101,6 +137,11 @@ input_t *input_open(const char *path, char *err, size_t cap)
             input_close(in);
             return NULL;
         }
+    }
+    if (in->codec != PLAIN && !ring_start(in)) {
+        snprintf(err, cap, "cannot start the decompression thread");
+        input_close(in);
+        return NULL;
     }
     return in;
 }
@@ -202,7 +243,8 @@ static ssize_t read_zstd(input_t *in, unsigned char *buf, size_t cap, char *err,
     return (ssize_t)out.pos;
 }
 
-ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
+/* What input_read did before there was a thread: one read of the stream. */
+static ssize_t decompress(input_t *in, unsigned char *buf, size_t cap, char *err, size_t ecap)
 {
     if (in->failure[0]) {
         snprintf(err, ecap, "%s", in->failure);
@@ -215,9 +257,128 @@ ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
     }
 }
 
+/* Fills one block: full, or short and last (end or error).  Gives up
+ * early when input_close wants the thread to end (a slow pipe). */
+static void fill_block(input_t *in, ring_t *r, block_t *b)
+{
+    b->len = 0;
+    b->last = false;
+    b->error[0] = '\0';
+    while (b->len < BLOCK_SIZE && !atomic_load(&r->stop)) {
+        ssize_t n = decompress(in, b->data + b->len, BLOCK_SIZE - b->len, b->error, sizeof b->error);
+        if (n <= 0) {
+            b->last = true;
+            if (n == 0)
+                b->error[0] = '\0';
+            break;
+        }
+        b->len += (size_t)n;
+    }
+    b->done = in->consumed - (in->raw_len - in->raw_pos);
+}
+
+static void *ring_thread(void *arg)
+{
+    input_t *in = arg;
+    ring_t *r = in->ring;
+    unsigned tail = 0;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        while (r->count == BLOCKS && !r->stop)
+            pthread_cond_wait(&r->emptied, &r->lock);
+        bool stop = r->stop;
+        pthread_mutex_unlock(&r->lock);
+        if (stop)
+            return NULL;
+        /* The block at tail is free: only this thread touches it now. */
+        block_t *b = &r->blocks[tail];
+        fill_block(in, r, b);
+        pthread_mutex_lock(&r->lock);
+        r->count++;
+        pthread_cond_signal(&r->filled);
+        pthread_mutex_unlock(&r->lock);
+        if (b->last)
+            return NULL;
+        tail = (tail + 1) % BLOCKS;
+    }
+}
+
+static bool ring_start(input_t *in)
+{
+    ring_t *r = calloc(1, sizeof *r);
+    if (!r || !(r->blocks = malloc(BLOCKS * sizeof *r->blocks))) {
+        free(r);
+        return false;
+    }
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->filled, NULL);
+    pthread_cond_init(&r->emptied, NULL);
+    in->ring = r;
+    if (pthread_create(&r->thread, NULL, ring_thread, in) != 0) {
+        in->ring = NULL;
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->filled);
+        pthread_cond_destroy(&r->emptied);
+        free(r->blocks);
+        free(r);
+        return false;
+    }
+    return true;
+}
+
+static ssize_t ring_read(ring_t *r, unsigned char *buf, size_t cap, char *err, size_t ecap)
+{
+    if (r->ended)
+        return 0;
+    pthread_mutex_lock(&r->lock);
+    while (r->count == 0)
+        pthread_cond_wait(&r->filled, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    /* blocks[head] is full and belongs to the reader until released. */
+    block_t *b = &r->blocks[r->head];
+    r->done = b->done;        /* the file read so far for the bytes handed out */
+    size_t n = b->len - r->pos;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, b->data + r->pos, n);
+    r->pos += n;
+    if (r->pos < b->len)
+        return (ssize_t)n;
+    /* The block is used up: its error (if any) comes at the next read,
+     * after the bytes before the damage. */
+    if (b->last) {
+        if (n > 0)
+            return (ssize_t)n;
+        r->ended = true;
+        if (b->error[0]) {
+            snprintf(err, ecap, "%s", b->error);
+            return -1;
+        }
+        return 0;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->head = (r->head + 1) % BLOCKS;
+    r->pos = 0;
+    r->count--;
+    pthread_cond_signal(&r->emptied);
+    pthread_mutex_unlock(&r->lock);
+    return n > 0 ? (ssize_t)n : ring_read(r, buf, cap, err, ecap);
+}
+
+ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t ecap)
+{
+    if (in->ring)
+        return ring_read(in->ring, buf, cap, err, ecap);
+    return decompress(in, buf, cap, err, ecap);
+}
+
 void input_position(const input_t *in, uint64_t *done, uint64_t *size)
 {
-    *done = in->consumed - (in->raw_len - in->raw_pos);
+    if (in->ring) {
+        *done = in->ring->done;     /* the reader's own copy: no lock needed */
+    } else {
+        *done = in->consumed - (in->raw_len - in->raw_pos);
+    }
     *size = in->size;
 }
 
@@ -230,6 +391,19 @@ void input_close(input_t *in)
 {
     if (!in)
         return;
+    ring_t *r = in->ring;
+    if (r) {
+        pthread_mutex_lock(&r->lock);
+        r->stop = true;
+        pthread_cond_signal(&r->emptied);
+        pthread_mutex_unlock(&r->lock);
+        pthread_join(r->thread, NULL);
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->filled);
+        pthread_cond_destroy(&r->emptied);
+        free(r->blocks);
+        free(r);
+    }
     if (in->codec == GZIP)
         inflateEnd(&in->z);
     ZSTD_freeDStream(in->zs);
