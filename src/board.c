@@ -9,6 +9,46 @@
 
 static const char piece_letters[] = " PNBRQK  pnbrqk";
 
+/* Drawn by walking every step from the centre of the 15x15 difference
+ * grid: a knight's eight jumps, a king's eight steps, and each line out to
+ * seven squares (the bishop on diagonals, the rook on ranks and files,
+ * the queen on both).  Bits: KNIGHT 4, BISHOP 8, ROOK 16, QUEEN 32, KING 64. */
+const int8_t board_ray_step[240] = {
+    -17,   0,   0,   0,   0,   0,   0, -16,   0,   0,   0,   0,   0,   0, -15,   0,
+      0, -17,   0,   0,   0,   0,   0, -16,   0,   0,   0,   0,   0, -15,   0,   0,
+      0,   0, -17,   0,   0,   0,   0, -16,   0,   0,   0,   0, -15,   0,   0,   0,
+      0,   0,   0, -17,   0,   0,   0, -16,   0,   0,   0, -15,   0,   0,   0,   0,
+      0,   0,   0,   0, -17,   0,   0, -16,   0,   0, -15,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0, -17,   0, -16,   0, -15,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,   0, -17, -16, -15,   0,   0,   0,   0,   0,   0,   0,
+     -1,  -1,  -1,  -1,  -1,  -1,  -1,   0,   1,   1,   1,   1,   1,   1,   1,   0,
+      0,   0,   0,   0,   0,   0,  15,  16,  17,   0,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,  15,   0,  16,   0,  17,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,  15,   0,   0,  16,   0,   0,  17,   0,   0,   0,   0,   0,
+      0,   0,   0,  15,   0,   0,   0,  16,   0,   0,   0,  17,   0,   0,   0,   0,
+      0,   0,  15,   0,   0,   0,   0,  16,   0,   0,   0,   0,  17,   0,   0,   0,
+      0,  15,   0,   0,   0,   0,   0,  16,   0,   0,   0,   0,   0,  17,   0,   0,
+     15,   0,   0,   0,   0,   0,   0,  16,   0,   0,   0,   0,   0,   0,  17,   0,
+};
+
+const uint8_t board_ray_kinds[240] = {
+     40,   0,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,   0,  40,   0,
+      0,  40,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,  40,   0,   0,
+      0,   0,  40,   0,   0,   0,   0,  48,   0,   0,   0,   0,  40,   0,   0,   0,
+      0,   0,   0,  40,   0,   0,   0,  48,   0,   0,   0,  40,   0,   0,   0,   0,
+      0,   0,   0,   0,  40,   0,   0,  48,   0,   0,  40,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,  40,   4,  48,   4,  40,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,   4, 104, 112, 104,   4,   0,   0,   0,   0,   0,   0,
+     48,  48,  48,  48,  48,  48, 112,   0, 112,  48,  48,  48,  48,  48,  48,   0,
+      0,   0,   0,   0,   0,   4, 104, 112, 104,   4,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,  40,   4,  48,   4,  40,   0,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,  40,   0,   0,  48,   0,   0,  40,   0,   0,   0,   0,   0,
+      0,   0,   0,  40,   0,   0,   0,  48,   0,   0,   0,  40,   0,   0,   0,   0,
+      0,   0,  40,   0,   0,   0,   0,  48,   0,   0,   0,   0,  40,   0,   0,   0,
+      0,  40,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,  40,   0,   0,
+     40,   0,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,   0,  40,   0,
+};
+
 static int piece_from_letter(char c)
 {
     const char *p = strchr(piece_letters, c);
@@ -333,63 +373,42 @@ static void drop_rights_of(board_t *b, int color)
     }
 }
 
-/* The step from a towards b along a rank, file or diagonal, 0 if none. */
-int board_line_step(int a, int b)
-{
-    int df = SQ_FILE(b) - SQ_FILE(a), dr = SQ_RANK(b) - SQ_RANK(a);
-    if (df == 0)
-        return dr > 0 ? 16 : dr < 0 ? -16 : 0;
-    if (dr == 0)
-        return df > 0 ? 1 : -1;
-    if (df == dr)
-        return df > 0 ? 17 : -17;
-    if (df == -dr)
-        return df > 0 ? -15 : 15;
-    return 0;
-}
-
 /* Does the piece on `from` attack `to` on board b? */
-static bool piece_attacks(const board_t *b, int from, int to)
+static inline bool piece_attacks(const board_t *b, int from, int to)
 {
     uint8_t pc = b->sq[from];
-    int df = SQ_FILE(to) - SQ_FILE(from), dr = SQ_RANK(to) - SQ_RANK(from);
-    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-    switch (PIECE_TYPE(pc)) {
-    case PAWN:
-        return adf == 1 && dr == (PIECE_COLOR(pc) == WHITE ? 1 : -1);
-    case KNIGHT:
-        return (adf == 1 && adr == 2) || (adf == 2 && adr == 1);
-    case KING:
-        return adf <= 1 && adr <= 1 && (adf | adr);
-    case EMPTY:
+    int t = PIECE_TYPE(pc), d = to - from;
+    if (t == PAWN)
+        return PIECE_COLOR(pc) == WHITE ? (d == 15 || d == 17) : (d == -15 || d == -17);
+    if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << t)))
         return false;
-    default: {
-        int step = board_line_step(from, to);
-        bool diagonal = adf == adr;
-        if (!step || (PIECE_TYPE(pc) == BISHOP && !diagonal) || (PIECE_TYPE(pc) == ROOK && diagonal))
-            return false;
-        for (int sq = from + step; sq != to; sq += step)
-            if (b->sq[sq] != EMPTY)
-                return false;
+    if (t == KNIGHT || t == KING)
         return true;
-    }
-    }
+    int step = board_ray_step[BOARD_DELTA(from, to)];
+    for (int sq = from + step; sq != to; sq += step)
+        if (b->sq[sq] != EMPTY)
+            return false;
+    return true;
 }
 
 /* Is the king on ksq attacked along the line through the vacated square v
- * by a slider of colour `by`?  (A discovered check.) */
-static bool discovered(const board_t *b, int ksq, int v, int by)
+ * by a slider of colour `by`?  (A discovered check.)  v < 0: none. */
+static inline bool discovered(const board_t *b, int ksq, int v, int by)
 {
-    int step = board_line_step(ksq, v);
+    if (v < 0)
+        return false;
+    int step = board_ray_step[BOARD_DELTA(ksq, v)];
     if (!step)
         return false;
     bool diagonal = step == 17 || step == -17 || step == 15 || step == -15;
+    uint8_t slider = PIECE(by, diagonal ? BISHOP : ROOK), queen = PIECE(by, QUEEN);
+    if (!b->count[slider] && !b->count[queen])
+        return false; /* no piece of `by` moves along such a line */
     for (int sq = ksq + step; !SQ_OFFBOARD(sq); sq += step) {
         uint8_t pc = b->sq[sq];
         if (pc == EMPTY)
             continue;
-        return PIECE_COLOR(pc) == by &&
-               (PIECE_TYPE(pc) == QUEEN || PIECE_TYPE(pc) == (diagonal ? BISHOP : ROOK));
+        return pc == slider || pc == queen;
     }
     return false;
 }
@@ -478,7 +497,8 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     default:
         break;
     }
-    if (to->castle) {
+    /* Castling rooks stand on the first or last rank. */
+    if (to->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
         drop_rights_on(to, m.from);
         drop_rights_on(to, m.to);
     }
@@ -490,7 +510,7 @@ void board_make_null(const board_t *from, board_t *to)
     *to = *from;
     to->ep = SQ_NONE;
     to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
-    finish_move(from, to, from->key, -1, SQ_NONE, -1);
+    finish_move(from, to, from->key, -1, -1, -1);
     to->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
 }
 

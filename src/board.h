@@ -93,9 +93,21 @@ void board_make_move(const board_t *from, move_t m, board_t *to);
 /* Passes the turn (a null move): the clock advances, en passant is cleared. */
 void board_make_null(const board_t *from, board_t *to);
 
+/* Geometry of a pair of squares, indexed by BOARD_DELTA(from, to): the
+ * difference of two 0x88 squares names their relation uniquely, so one
+ * lookup replaces file and rank arithmetic. */
+#define BOARD_DELTA(from, to) ((to) - (from) + 119)
+extern const int8_t board_ray_step[240];  /* step from `from` towards `to` on a line, 0 if none */
+extern const uint8_t board_ray_kinds[240]; /* bit (1 << type) for each of KNIGHT, BISHOP, ROOK,
+                                              QUEEN, KING on `from` that reaches `to` on an
+                                              empty board */
+
 /* The 0x88 step from square a towards square b when they share a rank,
  * file or diagonal (16, 1, 17, 15 or their negatives), 0 otherwise. */
-int board_line_step(int a, int b);
+static inline int board_line_step(int a, int b)
+{
+    return board_ray_step[BOARD_DELTA(a, b)];
+}
 
 /* True if the side to move is in check (kept by every board function). */
 static inline bool board_in_check(const board_t *b)

@@ -13,41 +13,54 @@ static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
 static const int diagonal_steps[4] = { 17, 15, -15, -17 };
 static const int straight_steps[4] = { 16, 1, -1, -16 };
 
-/* Is sq attacked by colour `by` on the squares s[]? */
-static bool attacked(const uint8_t *s, int sq, int by)
+/* Is sq attacked by colour `by` on the squares s[], a copy of b->sq where
+ * only the side to move's men may differ?  The square `lifted` reads as
+ * empty (a king stepping off a line it blocks), -1 for none.  b->count
+ * skips piece kinds `by` lacks, and b->king[by] is where its king stands. */
+static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lifted)
 {
+    const uint8_t *c = b->count;
     /* Pawns: a white pawn on p attacks p+15 and p+17. */
-    int back = by == WHITE ? -1 : 1;
     uint8_t pawn = PIECE(by, PAWN);
-    int p1 = sq + back * 15, p2 = sq + back * 17;
-    if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
-        return true;
-    uint8_t knight = PIECE(by, KNIGHT), king = PIECE(by, KING);
-    for (int i = 0; i < 8; i++) {
-        int t = sq + knight_steps[i];
-        if (!SQ_OFFBOARD(t) && s[t] == knight)
-            return true;
-        t = sq + king_steps[i];
-        if (!SQ_OFFBOARD(t) && s[t] == king)
+    if (c[pawn]) {
+        int back = by == WHITE ? -1 : 1;
+        int p1 = sq + back * 15, p2 = sq + back * 17;
+        if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
             return true;
     }
-    uint8_t bishop = PIECE(by, BISHOP), rook = PIECE(by, ROOK), queen = PIECE(by, QUEEN);
-    for (int i = 0; i < 4; i++) {
-        int d = diagonal_steps[i];
-        for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
-            if (s[t] == EMPTY)
-                continue;
-            if (s[t] == bishop || s[t] == queen)
+    uint8_t knight = PIECE(by, KNIGHT);
+    if (c[knight]) {
+        for (int i = 0; i < 8; i++) {
+            int t = sq + knight_steps[i];
+            if (!SQ_OFFBOARD(t) && s[t] == knight)
                 return true;
-            break;
         }
-        d = straight_steps[i];
-        for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
-            if (s[t] == EMPTY)
-                continue;
-            if (s[t] == rook || s[t] == queen)
-                return true;
-            break;
+    }
+    if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
+        return true;
+    uint8_t bishop = PIECE(by, BISHOP), rook = PIECE(by, ROOK), queen = PIECE(by, QUEEN);
+    if (c[bishop] || c[queen]) {
+        for (int i = 0; i < 4; i++) {
+            int d = diagonal_steps[i];
+            for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
+                if (s[t] == EMPTY || t == lifted)
+                    continue;
+                if (s[t] == bishop || s[t] == queen)
+                    return true;
+                break;
+            }
+        }
+    }
+    if (c[rook] || c[queen]) {
+        for (int i = 0; i < 4; i++) {
+            int d = straight_steps[i];
+            for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
+                if (s[t] == EMPTY || t == lifted)
+                    continue;
+                if (s[t] == rook || s[t] == queen)
+                    return true;
+                break;
+            }
         }
     }
     return false;
@@ -55,7 +68,7 @@ static bool attacked(const uint8_t *s, int sq, int by)
 
 bool movegen_attacked(const board_t *b, int sq, int by)
 {
-    return attacked(b->sq, sq, by);
+    return attacked(b, b->sq, sq, by, -1);
 }
 
 /* Castling squares: king and rook destinations for a right. */
@@ -93,7 +106,7 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
     a = kfrom < kto ? kfrom : kto;
     z = kfrom < kto ? kto : kfrom;
     for (int t = a; t <= z; t++)
-        if (attacked(s, t, them))
+        if (attacked(b, s, t, them, -1))
             return false;
     return true;
 }
@@ -102,18 +115,21 @@ bool movegen_is_legal(const board_t *b, move_t m)
 {
     if (m.flags & MOVE_CASTLE)
         return castle_legal(b, m.from, m.to);
+    int us = b->stm;
+    uint8_t piece = b->sq[m.from];
+    if (PIECE_TYPE(piece) == KING) {
+        /* No copy needed: the king only has to leave its own square empty
+         * for the lines through it; what it captures attacks nothing. */
+        return !attacked(b, b->sq, m.to, !us, m.from);
+    }
     uint8_t s[128];
     memcpy(s, b->sq, sizeof s);
-    int us = b->stm;
-    uint8_t piece = s[m.from];
     if (m.flags & MOVE_EP)
         s[SQ(SQ_FILE(m.to), SQ_RANK(m.from))] = EMPTY;
     s[m.from] = EMPTY;
     s[m.to] = piece;
-    int ksq = PIECE_TYPE(piece) == KING ? m.to : b->king[us];
-    return !attacked(s, ksq, !us);
+    return !attacked(b, s, b->king[us], !us, -1);
 }
-
 
 bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
 {
@@ -123,11 +139,13 @@ bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
     int d = board_line_step(k, m.from);
     if (!d)
         return true;
+    bool diagonal = d == 17 || d == -17 || d == 15 || d == -15;
+    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
+    if (!b->count[slider] && !b->count[queen])
+        return true; /* nothing could pin along this line */
     for (int sq = k + d; sq != m.from; sq += d)
         if (b->sq[sq] != EMPTY)
             return true; /* another piece shields the king */
-    bool diagonal = d == 17 || d == -17 || d == 15 || d == -15;
-    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
     for (int sq = m.from + d; !SQ_OFFBOARD(sq); sq += d) {
         if (b->sq[sq] == EMPTY)
             continue;
