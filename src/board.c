@@ -63,6 +63,7 @@ static void board_clear(board_t *b)
     b->king[WHITE] = b->king[BLACK] = SQ_NONE;
     memset(b->castle_rook, SQ_NONE, sizeof b->castle_rook);
     b->ep = SQ_NONE;
+    b->checker = SQ_NONE;
     b->fullmove = 1;
 }
 
@@ -143,7 +144,7 @@ static int parse_uint(const char **p, unsigned max, unsigned *out)
 /* Pieces of the other side giving check to color's king: direct attacks
  * and the first piece along each line (a slider behind its own man does
  * not count). */
-static int checkers_of(const board_t *b, int color)
+static int checkers_of(const board_t *b, int color, int *last)
 {
     static const int knight[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
     static const int lines[8] = { 17, 15, -15, -17, 16, 1, -1, -16 };
@@ -151,20 +152,27 @@ static int checkers_of(const board_t *b, int color)
     int up = color == WHITE ? 16 : -16; /* enemy pawns attack from in front of the king */
     for (int side = -1; side <= 1; side += 2) {
         int sq = ksq + up + side;
-        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, PAWN))
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, PAWN)) {
             n++;
+            *last = sq;
+        }
     }
     for (int i = 0; i < 8; i++) {
         int sq = ksq + knight[i];
-        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, KNIGHT))
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(them, KNIGHT)) {
             n++;
+            *last = sq;
+        }
     }
     for (int i = 0; i < 8; i++) {
         uint8_t slider = PIECE(them, i < 4 ? BISHOP : ROOK), queen = PIECE(them, QUEEN);
         for (int sq = ksq + lines[i]; !SQ_OFFBOARD(sq); sq += lines[i]) {
             if (b->sq[sq] == EMPTY)
                 continue;
-            n += b->sq[sq] == slider || b->sq[sq] == queen;
+            if (b->sq[sq] == slider || b->sq[sq] == queen) {
+                n++;
+                *last = sq;
+            }
             break;
         }
     }
@@ -269,7 +277,8 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
         }
     }
     if (movegen_attacked(b, b->king[!b->stm], b->stm)) { *why = "the side not to move is in check"; return -1; }
-    if (checkers_of(b, b->stm) > 2) { *why = "more than two pieces give check"; return -1; }
+    int checker = SQ_NONE, checkers = checkers_of(b, b->stm, &checker);
+    if (checkers > 2) { *why = "more than two pieces give check"; return -1; }
     if (b->ep != SQ_NONE) {
         int us = b->stm;
         int ep_rank = us == WHITE ? 5 : 2;
@@ -282,6 +291,7 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
         b->ep_legal = movegen_ep_capture_legal(b);
     }
     b->in_check = movegen_attacked(b, b->king[b->stm], !b->stm);
+    b->checker = (uint8_t)(checkers == 1 ? checker : SQ_NONE);
     b->key = zobrist_compute(b);
     return 0;
 }
@@ -391,64 +401,39 @@ static inline bool piece_attacks(const board_t *b, int from, int to)
     return true;
 }
 
-/* Is the king on ksq attacked along the line through the vacated square v
- * by a slider of colour `by`?  (A discovered check.)  v < 0: none. */
-static inline bool discovered(const board_t *b, int ksq, int v, int by)
+/* The slider of colour `by` that attacks the king on ksq along the line
+ * through the vacated square v (a discovered check), or -1; v < 0: none. */
+static inline int discovered(const board_t *b, int ksq, int v, int by)
 {
     if (v < 0)
-        return false;
+        return -1;
     int step = board_ray_step[BOARD_DELTA(ksq, v)];
     if (!step)
-        return false;
+        return -1;
     bool diagonal = step == 17 || step == -17 || step == 15 || step == -15;
     uint8_t slider = PIECE(by, diagonal ? BISHOP : ROOK), queen = PIECE(by, QUEEN);
     if (!b->count[slider] && !b->count[queen])
-        return false; /* no piece of `by` moves along such a line */
+        return -1; /* no piece of `by` moves along such a line */
     for (int sq = ksq + step; !SQ_OFFBOARD(sq); sq += step) {
         uint8_t pc = b->sq[sq];
         if (pc == EMPTY)
             continue;
-        return pc == slider || pc == queen;
+        return pc == slider || pc == queen ? sq : -1;
     }
-    return false;
-}
-
-/* Finishes a move: side, clocks, castling and en passant parts of the key. */
-static void finish_move(const board_t *from, board_t *to, uint64_t key, int landed, int v1, int v2)
-{
-    /* Check, from the piece that landed and lines through vacated squares. */
-    int ksq = to->king[!from->stm];
-    to->in_check = (landed >= 0 && piece_attacks(to, landed, ksq)) || discovered(to, ksq, v1, from->stm) ||
-                   (v2 >= 0 && discovered(to, ksq, v2, from->stm));
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle] ^ zobrist_black;
-    to->stm = (uint8_t)!from->stm;
-    if (from->stm == BLACK)
-        to->fullmove++;
-    to->ep_legal = false;
-    if (to->ep != SQ_NONE) {
-        /* Only worth the full test when an enemy pawn stands beside the pawn. */
-        int pawn_sq = to->ep + (to->stm == WHITE ? -16 : 16);
-        uint8_t theirs = PIECE(to->stm, PAWN);
-        if ((!SQ_OFFBOARD(pawn_sq - 1) && to->sq[pawn_sq - 1] == theirs) ||
-            (!SQ_OFFBOARD(pawn_sq + 1) && to->sq[pawn_sq + 1] == theirs)) {
-            to->key = key;
-            to->ep_legal = movegen_ep_capture_legal(to);
-            if (to->ep_legal)
-                key ^= zobrist_ep[SQ_FILE(to->ep)];
-        }
-    }
-    to->key = key;
+    return -1;
 }
 
 void board_make_move(const board_t *from, move_t m, board_t *to)
 {
     *to = *from;
-    uint64_t key = from->key;
-    int us = from->stm;
+    int us = from->stm, them = !us;
+    /* The other side moves; an en passant chance lapses. */
+    uint64_t key = from->key ^ zobrist_black;
+    if (from->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(from->ep)];
     to->ep = SQ_NONE;
     to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
+    int landed, v1, v2 = -1; /* where a checking man may stand, squares left empty */
 
     if (m.flags & MOVE_CASTLE) {
         int kfrom = m.from, rfrom = m.to, rank = SQ_RANK(kfrom);
@@ -461,57 +446,102 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
         put(to, rto, rook, &key);
         to->king[us] = (uint8_t)kto;
         drop_rights_of(to, us);
-        finish_move(from, to, key, rto, kfrom, rfrom);
-        return;
-    }
-
-    uint8_t piece = from->sq[m.from];
-    int ep_victim = -1;
-    if (m.flags & MOVE_CAPTURE) {
-        int cap = (m.flags & MOVE_EP) ? SQ(SQ_FILE(m.to), SQ_RANK(m.from)) : m.to;
-        if (m.flags & MOVE_EP)
-            ep_victim = cap;
-        to->count[from->sq[cap]]--;
-        lift(to, cap, &key);
-        to->halfmove = 0;
-    }
-    lift(to, m.from, &key);
-    if (m.promo) {
-        uint8_t np = PIECE(us, m.promo);
-        to->count[piece]--;
-        to->count[np]++;
-        put(to, m.to, np, &key);
+        landed = rto;
+        v1 = kfrom;
+        v2 = rfrom;
     } else {
-        put(to, m.to, piece, &key);
+        uint8_t piece = from->sq[m.from];
+        if (m.flags & MOVE_CAPTURE) {
+            int cap = m.to;
+            if (m.flags & MOVE_EP) {
+                cap = SQ(SQ_FILE(m.to), SQ_RANK(m.from));
+                v2 = cap;
+            }
+            to->count[from->sq[cap]]--;
+            lift(to, cap, &key);
+            to->halfmove = 0;
+        }
+        lift(to, m.from, &key);
+        if (m.promo) {
+            uint8_t np = PIECE(us, m.promo);
+            to->count[piece]--;
+            to->count[np]++;
+            put(to, m.to, np, &key);
+        } else {
+            put(to, m.to, piece, &key);
+        }
+        switch (PIECE_TYPE(piece)) {
+        case PAWN:
+            to->halfmove = 0;
+            if (m.flags & MOVE_DOUBLE)
+                to->ep = (uint8_t)((m.from + m.to) / 2);
+            break;
+        case KING:
+            to->king[us] = m.to;
+            drop_rights_of(to, us);
+            break;
+        default:
+            break;
+        }
+        /* Castling rooks stand on the first or last rank. */
+        if (to->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
+            drop_rights_on(to, m.from);
+            drop_rights_on(to, m.to);
+        }
+        landed = m.to;
+        v1 = m.from;
     }
-    switch (PIECE_TYPE(piece)) {
-    case PAWN:
-        to->halfmove = 0;
-        if (m.flags & MOVE_DOUBLE)
-            to->ep = (uint8_t)((m.from + m.to) / 2);
-        break;
-    case KING:
-        to->king[us] = m.to;
-        drop_rights_of(to, us);
-        break;
-    default:
-        break;
+    if (to->castle != from->castle)
+        key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle];
+
+    /* Check, from the piece that landed and lines through vacated squares. */
+    int ksq = to->king[them];
+    int c1 = piece_attacks(to, landed, ksq) ? landed : -1;
+    int c2 = discovered(to, ksq, v1, us), c3 = discovered(to, ksq, v2, us);
+    to->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
+    to->checker = SQ_NONE;
+    if (to->in_check) {
+        /* The same man may be found twice (a rook moving along the line it
+         * uncovers, en passant uncovering one rank twice). */
+        if (c2 == c1 || c2 == c3)
+            c2 = -1;
+        if (c3 == c1)
+            c3 = -1;
+        int n = (c1 >= 0) + (c2 >= 0) + (c3 >= 0);
+        if (n == 1)
+            to->checker = (uint8_t)(c1 >= 0 ? c1 : c2 >= 0 ? c2 : c3);
     }
-    /* Castling rooks stand on the first or last rank. */
-    if (to->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
-        drop_rights_on(to, m.from);
-        drop_rights_on(to, m.to);
+    to->stm = (uint8_t)them;
+    if (us == BLACK)
+        to->fullmove++;
+    to->ep_legal = false;
+    if (to->ep != SQ_NONE) {
+        /* Only worth the full test when an enemy pawn stands beside the pawn. */
+        int pawn_sq = to->ep + (them == WHITE ? -16 : 16);
+        uint8_t theirs = PIECE(them, PAWN);
+        if ((!SQ_OFFBOARD(pawn_sq - 1) && to->sq[pawn_sq - 1] == theirs) ||
+            (!SQ_OFFBOARD(pawn_sq + 1) && to->sq[pawn_sq + 1] == theirs)) {
+            to->ep_legal = movegen_ep_capture_legal(to);
+            if (to->ep_legal)
+                key ^= zobrist_ep[SQ_FILE(to->ep)];
+        }
     }
-    finish_move(from, to, key, m.to, m.from, ep_victim);
+    to->key = key;
 }
 
 void board_make_null(const board_t *from, board_t *to)
 {
     *to = *from;
+    uint64_t key = from->key ^ zobrist_black;
+    if (from->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(from->ep)];
     to->ep = SQ_NONE;
+    to->ep_legal = false;
     to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
-    finish_move(from, to, from->key, -1, -1, -1);
+    to->stm = (uint8_t)!from->stm;
+    if (from->stm == BLACK)
+        to->fullmove++;
     to->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
+    to->checker = SQ_NONE;
+    to->key = key;
 }
-
-

@@ -58,6 +58,8 @@ typedef struct board {
                                set whether or not a capture is possible */
     bool ep_legal;          /* a legal en passant capture exists now (FIDE 9.2.3) */
     bool in_check;          /* the side to move is in check */
+    uint8_t checker;        /* square of the man giving check when exactly one does;
+                               SQ_NONE out of check and in double check */
     uint8_t stm;            /* side to move: WHITE or BLACK */
     bool chess960;          /* castling by Chess960 rules, FEN castling in X-/Shredder form */
     uint16_t halfmove;      /* halfmove clock, plies since the last capture or pawn move, 0.. */

@@ -133,9 +133,21 @@ bool movegen_is_legal(const board_t *b, move_t m)
 
 bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
 {
-    if (in_check || (m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
+    if ((m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
         return movegen_is_legal(b, m);
     int k = b->king[b->stm];
+    if (in_check) {
+        /* Another man can only take the one checker or step between it
+         * and the king; then it must not uncover a second line. */
+        int c = b->checker;
+        if (c == SQ_NONE)
+            return false; /* double check: only the king may move */
+        if (m.to != c) {
+            int dc = board_line_step(k, c);
+            if (!dc || board_line_step(k, m.to) != dc || (m.to - k) / dc >= (c - k) / dc)
+                return false;
+        }
+    }
     int d = board_line_step(k, m.from);
     if (!d)
         return true;

@@ -21,9 +21,10 @@ bool movegen_has_legal(const board_t *b);
 /* True if the pseudo-legal move m does not leave the mover's king attacked. */
 bool movegen_is_legal(const board_t *b, move_t m);
 
-/* The same for a caller that knows whether the side to move is in check:
- * out of check, a move other than a king move or en passant is legal
- * unless it leaves the line of a pin, which is found with one ray walk. */
+/* The same for a caller that knows whether the side to move is in check
+ * (b->in_check): a move other than a king move or en passant is legal
+ * unless it leaves the line of a pin, found with one ray walk, or leaves
+ * the check (b->checker) standing. */
 bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check);
 
 /* True if the side to move has a legal en passant capture on b->ep. */

@@ -189,7 +189,8 @@ static bool dead_candidate(const board_t *b)
     int wp = b->count[PIECE(WHITE, PAWN)], bp = b->count[PIECE(BLACK, PAWN)];
     if (wp == 0 || wp != bp)
         return false;
-    for (int sq = 0; sq < 128; sq++) {
+    /* White pawns stand on the second to seventh ranks. */
+    for (int sq = SQ(0, 1); sq < SQ(0, 7); sq++) {
         if (SQ_OFFBOARD(sq)) {
             sq += 7;
             continue;
@@ -198,6 +199,19 @@ static bool dead_candidate(const board_t *b)
             return false;
     }
     return true;
+}
+
+/* Can a change of material or pawns at b bring a verdict of its own?  While
+ * each side keeps a pawn, rook or queen, neither has insufficient material
+ * (rules_side_insufficient(), dead_quick() say so at once), so only the
+ * locked-pawn analysis is left to ask. */
+static bool material_matters(const rules_t *r, const board_t *b)
+{
+    const uint8_t *c = b->count;
+    if (!(c[PIECE(WHITE, PAWN)] | c[PIECE(WHITE, ROOK)] | c[PIECE(WHITE, QUEEN)]) ||
+        !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]))
+        return true;
+    return r->dead && dead_candidate(b);
 }
 
 /* Per-side verdicts for r->pos after material or pawns changed: material
@@ -336,6 +350,12 @@ int rules_play(rules_t *r, move_t m)
     r->pending = true;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
     r->pawns_changed = zeroing;
+    if (zeroing && !material_matters(r, next)) {
+        /* Nothing to judge: settle() would find what it found before (a
+         * proof once made is kept, and was noted when made). */
+        r->insufficient = false;
+        r->material_changed = r->pawns_changed = false;
+    }
     if (irreversible) {
         r->nkeys = 0;
         r->twice[WHITE] = r->twice[BLACK] = false;

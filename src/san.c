@@ -339,6 +339,126 @@ static enum san_status resolve_squares(const board_t *b, const san_syntax_t *s, 
     return SAN_ILLEGAL;
 }
 
+/* The usual case, straight from the destination: walk back from s->to to
+ * the pieces of the named type that reach it, and keep the legal ones.
+ * True with *out set when exactly one legal move matches and the promotion
+ * fits it; false sends the caller to the full path, which also words the
+ * error.  The same candidates as origins() and the filters below. */
+static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
+{
+    static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
+    static const int line_steps[8] = { 17, 15, -15, -17, 16, 1, -1, -16 };
+    const uint8_t *sq = b->sq;
+    int us = b->stm, to = s->to;
+    uint8_t target = sq[to];
+    if (target != EMPTY && PIECE_COLOR(target) == us)
+        return false;
+    bool in_check = b->in_check;
+    if (s->piece == EMPTY) {
+        int down = us == WHITE ? -16 : 16;
+        uint8_t pawn = PIECE(us, PAWN);
+        bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
+        if (last != (s->promo != EMPTY) || s->promo == KING)
+            return false;
+        move_t m = { 0, (uint8_t)to, s->promo, 0 };
+        int from;
+        if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
+            /* A push: a pawn capture needs its file written (python-chess). */
+            if (target != EMPTY)
+                return false;
+            from = to + down;
+            if (SQ_OFFBOARD(from))
+                return false;
+            if (sq[from] != pawn) {
+                if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
+                    return false;
+                from += down;
+                m.flags = MOVE_DOUBLE;
+            }
+        } else {
+            int side = s->from_file - SQ_FILE(to);
+            if (side != 1 && side != -1)
+                return false;
+            from = to + down + side;
+            if (SQ_OFFBOARD(from) || sq[from] != pawn)
+                return false;
+            if (target != EMPTY)
+                m.flags = MOVE_CAPTURE;
+            else if (to == b->ep)
+                m.flags = MOVE_CAPTURE | MOVE_EP;
+            else
+                return false;
+        }
+        if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
+            return false;
+        m.from = (uint8_t)from;
+        if (!movegen_is_legal_known(b, m, in_check))
+            return false;
+        *out = m;
+        return true;
+    }
+    if (s->promo != EMPTY)
+        return false;
+    int t = s->piece;
+    uint8_t want = PIECE(us, t);
+    int left = b->count[want]; /* pieces of the type not yet met */
+    move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
+    int found = 0;
+    if (t == KING) {
+        int from = b->king[us];
+        if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)))
+            return false;
+        if ((s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
+            (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
+            return false;
+        m.from = (uint8_t)from;
+        if (!movegen_is_legal(b, m))
+            return false;
+        *out = m;
+        return true;
+    }
+    if (t == KNIGHT) {
+        for (int i = 0; i < 8 && left; i++) {
+            int f = to + knight_steps[i];
+            if (SQ_OFFBOARD(f) || sq[f] != want)
+                continue;
+            left--;
+            if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
+                (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
+                continue;
+            move_t c = m;
+            c.from = (uint8_t)f;
+            if (!movegen_is_legal_known(b, c, in_check))
+                continue;
+            if (found++)
+                return false;
+            *out = c;
+        }
+        return found == 1;
+    }
+    /* line_steps lists the diagonals first, then ranks and files. */
+    int first = t == ROOK ? 4 : 0, stop = t == BISHOP ? 4 : 8;
+    for (int i = first; i < stop && left; i++) {
+        int d = line_steps[i], f = to + d;
+        while (!SQ_OFFBOARD(f) && sq[f] == EMPTY)
+            f += d;
+        if (SQ_OFFBOARD(f) || sq[f] != want)
+            continue;
+        left--;
+        if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
+            (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
+            continue;
+        move_t c = m;
+        c.from = (uint8_t)f;
+        if (!movegen_is_legal_known(b, c, in_check))
+            continue;
+        if (found++)
+            return false;
+        *out = c;
+    }
+    return found == 1;
+}
+
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
 {
     char tn[3];
@@ -363,6 +483,8 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     }
     if (s->piece == EMPTY && s->from_file >= 0 && s->from_rank >= 0)
         return resolve_squares(b, s, out, why, cap);
+    if (resolve_fast(b, s, out))
+        return SAN_OK;
 
     int t = s->piece == EMPTY ? PAWN : s->piece;
     int us = b->stm;
