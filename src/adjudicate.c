@@ -29,6 +29,11 @@ static int result_winner(const char *result)
     return -1;
 }
 
+static bool is_result(const char *s)
+{
+    return s && (!strcmp(s, "1-0") || !strcmp(s, "0-1") || !strcmp(s, "1/2-1/2") || !strcmp(s, "*"));
+}
+
 void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
 {
     g->has_end = false;
@@ -60,14 +65,17 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
         }
     } else {
         /* Article 6.9: a flag fall loses only if the opponent could mate by
-         * some series of legal moves. */
-        int winner = result_winner(g->result);
+         * some series of legal moves.  The result recorded is the Result
+         * tag's, or the marker's when the tag holds no result ("5-1"), as
+         * --fix would write it. */
+        const char *recorded = is_result(g->result) ? g->result : g->marker;
+        int winner = result_winner(recorded);
         if (winner >= 0 && in->termination && strcasecmp(in->termination, "time forfeit") == 0 &&
             in->cannot_mate[winner]) {
             g->adjudicated = "1/2-1/2";
             if (in->why)
                 snprintf(in->why, in->why_cap, "Article 6.9: %s cannot checkmate; recorded %s on time",
-                         winner == 0 ? "White" : "Black", g->result);
+                         winner == 0 ? "White" : "Black", recorded);
             g->adjudication = in->why;
         }
     }

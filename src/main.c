@@ -347,7 +347,22 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     if (!cli->check)
         game_diagnostic(diag, name, g);
     if (cli->fix) {
-        st->rewritten += rewrite_game(w, g, out);
+        int changed = rewrite_game(w, g, out);
+        if (changed > 0)
+            st->rewritten++;
+        if (changed < 0) {
+            /* Said even without --check: the user asked for a change that was not made. */
+            char pos[64];
+            strbuf_puts(diag, "pgn-arbiter: ");
+            strbuf_puts(diag, name);
+            const arb_span *at = g->marker_in_word ? &g->marker_span : &g->where;
+            snprintf(pos, sizeof pos, ":%llu:%u: warning: game ", (unsigned long long)at->line, (unsigned)at->col);
+            strbuf_puts(diag, pos);
+            report_game_number(diag, g->number);
+            strbuf_puts(diag, ": not rewritten: the change falls inside a word of its movetext, which would "
+                              "then read as other moves\n");
+            st->problems.warnings++;
+        }
         return;
     }
     if (cli->check || !keep(cli, g))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lex.h"
+#include "san.h"
 
 struct rewriter {
     rewrite_options_t opt;
@@ -200,11 +201,93 @@ static bool marker_fits(const rewriter_t *w, uint64_t from, uint64_t upto, const
     return last.kind == TOK_RESULT && last.offset == upto - from + strlen(sep) && last.end == upto - from + (uint64_t)k;
 }
 
-bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
+/* Whether a blank or a delimiter ends a word here, for the scan below. */
+static bool word_break(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0' || strchr("{}()[];\"$%", c);
+}
+
+/* The pieces python-chess's scanner reads in text, up to and including
+ * the first result, as (kind, start, length) triples; returns the count. */
+static int scan_pieces(const char *text, size_t len, size_t piece[][3], int cap)
+{
+    size_t pos = 0, start, n;
+    enum san_scan kind;
+    int k = 0;
+    while (k < cap && (kind = san_scan(text, len, &pos, &start, &n)) != SCAN_NONE) {
+        piece[k][0] = (size_t)kind;
+        piece[k][1] = start;
+        piece[k][2] = n;
+        k++;
+        if (kind == SCAN_RESULT)
+            break;
+    }
+    return k;
+}
+
+/* A marker read inside a longer word ("Rd6+1-0") is replaced in place
+ * only if the word then reads the same with the new result: "Ra0-15." with
+ * 1/2-1/2 in it would read as the move Ra1 and no result, so such a game is
+ * left as it is.  `from` is the first byte kept before the marker. */
+static bool swap_reads_same(const rewriter_t *w, const arb_game *g, uint64_t from, const char *target)
+{
+    enum { CONTEXT = 16 };
+    char old[3 * CONTEXT + 8], new[3 * CONTEXT + 8];
+    uint64_t m0 = g->marker_span.offset, m1 = g->marker_span.end;
+    if (m1 - m0 > 8)
+        return false;
+    uint64_t a = m0;
+    while (a > from && m0 - a < CONTEXT && !word_break(byte_at(w, a - 1, ' ')))
+        a--;
+    bool whole = a == from || word_break(byte_at(w, a - 1, ' '));
+    uint64_t b = m1;
+    while (b - m1 < CONTEXT && !word_break(byte_at(w, b, ' ')))
+        b++;
+    whole = whole && word_break(byte_at(w, b, ' '));
+    size_t left = (size_t)(m0 - a), tl = strlen(target);
+    size_t on = 0, nn = 0;
+    for (uint64_t o = a; o < m0; o++)
+        old[on++] = new[nn++] = byte_at(w, o, ' ');
+    for (uint64_t o = m0; o < m1; o++)
+        old[on++] = byte_at(w, o, ' ');
+    memcpy(new + nn, target, tl);
+    nn += tl;
+    for (uint64_t o = m1; o < b; o++)
+        old[on++] = new[nn++] = byte_at(w, o, ' ');
+    /* A whole word that reads as one move is played as one. */
+    san_syntax_t s;
+    if (whole && san_parse(new, nn, &s) == 0)
+        return false;
+    size_t po[8][3], pn[8][3];
+    int ko = scan_pieces(old, on, po, 8), kn = scan_pieces(new, nn, pn, 8);
+    if (ko != kn || kn == 0 || pn[kn - 1][0] != SCAN_RESULT || pn[kn - 1][1] != left || pn[kn - 1][2] != tl)
+        return false;
+    for (int i = 0; i < kn - 1; i++)
+        if (po[i][0] != pn[i][0] || po[i][1] != pn[i][1] || po[i][2] != pn[i][2])
+            return false;
+    return true;
+}
+
+int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
 {
     const char *target = rewrite_target(g);
     struct patch p[6];
     int n = 0;
+    if (target) {
+        bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&
+                   g->end_move_span.end > g->where.offset;
+        uint64_t c = g->end_move_span.end;
+        /* A cut inside a word ("Nf3Nc6", ending after Nf3) would leave a
+         * different word, which may read as something else ("0000Nf6" cut
+         * to "0000" is a move number). */
+        bool cut_in_word = cut && c > g->where.offset && !word_break(byte_at(w, c - 1, ' ')) &&
+                           !word_break(byte_at(w, c, ' '));
+        bool swap = g->marker_in_word && g->marker_span.end && strcmp(g->marker, target) != 0;
+        if (cut_in_word || (swap && !swap_reads_same(w, g, cut ? c : g->where.offset, target))) {
+            emit(w, out, g->where.end);
+            return -1;
+        }
+    }
     if (target) {
         const char *eol = line_end(w, g);
         char tag[200];
@@ -247,10 +330,10 @@ bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
         bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&
                    g->end_move_span.end > g->where.offset;
         uint64_t cut_from = cut ? g->end_move_span.end : 0;
-        if (!g->marker_span.end && g->open_variation) {
-            /* A marker after an unclosed '(' would sit inside the variation. */
-            if (cut)
-                n = add(p, n, cut_from, g->where.end, "", "", "");
+        if (!g->marker_span.end && g->open_variation && !cut) {
+            /* A marker after an unclosed '(' would sit inside the variation.
+             * (A cut always removes it: the last main-line move comes before
+             * the unclosed '(', so then the marker goes after that move.) */
         } else if (g->marker_span.end) {
             if (cut)
                 n = add(p, n, cut_from, g->marker_span.offset, g->end_ply ? " " : "", "", "");

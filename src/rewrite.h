@@ -34,8 +34,12 @@ void rewrite_set_origin(rewriter_t *w, uint64_t offset);
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len);
 
 /* Appends every byte up to the end of game g to out, corrected; a game
- * that is not ARB_OK is copied untouched.  Returns true if it changed. */
-bool rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out);
+ * that is not ARB_OK is copied untouched.  Returns 1 if it changed, 0 if
+ * not, and -1 if it needed a change but was copied untouched because the
+ * change falls inside a word that would then read differently: a marker
+ * read inside a word ("Ra0-15." with 1/2-1/2 for 0-1 would hold the move
+ * Ra1), or, with truncate, an end inside a word ("Nf3Nc6" ending at Nf3). */
+int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out);
 
 /* Appends the bytes after the last game. */
 void rewrite_finish(rewriter_t *w, strbuf_t *out);

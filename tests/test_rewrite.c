@@ -53,7 +53,8 @@ static const char *vis(const char *s, size_t n)
 typedef struct {
     char *data;          /* the output, NUL-terminated */
     size_t len;
-    int games, changed;  /* games read; games for which rewrite_game returned true */
+    int games, changed;  /* games read; games for which rewrite_game returned 1 */
+    int refused;         /* games it returned -1 for: left as they are */
 } fixed_t;
 
 static uint64_t rnd(uint64_t *state)
@@ -78,7 +79,9 @@ static void drain(arb_reader *r, rewriter_t *w, strbuf_t *out, fixed_t *f)
     bool oom = false;
     while ((g = arb_reader_next(r, &oom)) != NULL) {
         f->games++;
-        f->changed += rewrite_game(w, g, out);
+        int c = rewrite_game(w, g, out);
+        f->changed += c > 0;
+        f->refused += c < 0;
     }
     CHECK(!oom, "arb_reader_next ran out of memory");
 }
@@ -268,6 +271,20 @@ START_TEST(marker_corrected_and_added)
         "[Event \"e\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"f\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n", 1);
     /* The last game without a newline at the end. */
     FIX("[Result \"0-1\"]\n\n1. e4 e5", ANNOTATE, "[Result \"0-1\"]\n\n1. e4 e5 0-1", 1);
+}
+END_TEST
+
+START_TEST(marker_inside_a_word)
+{
+    /* Replaced in place when the word reads the same with the new result:
+     * "Rd6+1/2-1/2" is still the move Rd6 and a result. */
+    FIX("[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3+1-0\n", PLAIN, "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3+1/2-1/2\n", 1);
+    /* Left as it is when it would not: "a1/2-1/2" holds the move a1. */
+    const char *in = "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Ra0-15.\n";
+    FIX(in, PLAIN, in, 0);
+    fixed_t f = fix_cut(in, strlen(in), &PLAIN, WHOLE, 0);
+    CHECK(f.refused == 1 && f.changed == 0, "refused %d, changed %d", f.refused, f.changed);
+    free(f.data);
 }
 END_TEST
 
@@ -632,13 +649,13 @@ START_TEST(game_by_game_output)
     strbuf_t out = { 0 };
     const arb_game *g = arb_reader_next(r, NULL);
     CHECK(g != NULL, "game 1");
-    CHECK(rewrite_game(w, g, &out), "game 1 changes");
+    CHECK(rewrite_game(w, g, &out) == 1, "game 1 changes");
     strbuf_append(&out, "", 1);
     CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0") == 0, "after game 1: %s", vis(out.data, out.len - 1));
     out.len--;
     g = arb_reader_next(r, NULL);
     CHECK(g != NULL, "game 2");
-    CHECK(!rewrite_game(w, g, &out), "game 2 does not change");
+    CHECK(rewrite_game(w, g, &out) == 0, "game 2 does not change");
     strbuf_append(&out, "", 1);
     CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"*\"]\n\n1. d4 *") == 0, "after game 2: %s",
           vis(out.data, out.len - 1));
@@ -662,6 +679,7 @@ int main(void)
     TU_CASE(s, result_tag_added, 120);
     TU_CASE(s, tagless_game_mid_line, 120);
     TU_CASE(s, marker_corrected_and_added, 120);
+    TU_CASE(s, marker_inside_a_word, 60);
     TU_CASE(s, adjudication_tag_placement, 120);
     TU_CASE(s, truncate_after_the_end, 120);
     TU_CASE(s, truncate_at_ply_zero, 120);

@@ -28,6 +28,7 @@ typedef struct {
     arb_verdict verdict;
     arb_span marker_span;
     bool open_variation;     /* no marker can be added after an unclosed '(' */
+    bool refused;            /* rewrite_game left it as it was (-1): a marker inside a word */
 } info_t;
 
 typedef struct {
@@ -84,9 +85,25 @@ static void games_free(games_t *l)
     free(l->g);
 }
 
+/* Game numbers rewrite_game left as they were, as bits. */
+typedef struct {
+    uint8_t bits[1024];
+} refused_t;
+
+static void refuse(refused_t *r, uint64_t number)
+{
+    if (r && number < 8 * sizeof r->bits)
+        r->bits[number / 8] |= (uint8_t)(1u << (number % 8));
+}
+
+static bool was_refused(const refused_t *r, uint64_t number)
+{
+    return number < 8 * sizeof r->bits && (r->bits[number / 8] >> (number % 8) & 1);
+}
+
 /* pgn-arbiter --fix on data, in chunks from *seed.  Returns the games changed. */
 static uint64_t fix(const uint8_t *data, size_t size, const arb_options *opt, rewrite_options_t ro, uint64_t *seed,
-                    strbuf_t *out)
+                    strbuf_t *out, refused_t *refused)
 {
     arb_reader *r = arb_reader_new(opt);
     rewriter_t *w = rewrite_new(ro);
@@ -101,14 +118,22 @@ static uint64_t fix(const uint8_t *data, size_t size, const arb_options *opt, re
         char *chunk = fuzz_dup(data + pos, n);
         arb_reader_feed(r, chunk, n);
         FUZZ_CHECK(rewrite_feed(w, chunk, n) == 0, "rewriter out of memory");
-        while ((g = arb_reader_next(r, &oom)) != NULL)
-            changed += rewrite_game(w, g, out);
+        while ((g = arb_reader_next(r, &oom)) != NULL) {
+            int c = rewrite_game(w, g, out);
+            changed += c > 0;
+            if (c < 0)
+                refuse(refused, g->number);
+        }
         free(chunk);
         pos += n;
     }
     arb_reader_finish(r);
-    while ((g = arb_reader_next(r, &oom)) != NULL)
-        changed += rewrite_game(w, g, out);
+    while ((g = arb_reader_next(r, &oom)) != NULL) {
+        int c = rewrite_game(w, g, out);
+        changed += c > 0;
+        if (c < 0)
+            refuse(refused, g->number);
+    }
     rewrite_finish(w, out);
     FUZZ_CHECK(!oom && !out->oom, "out of memory");
     rewrite_free(w);
@@ -121,7 +146,7 @@ static bool result_text(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (!strchr("01/-* \t\r\n", c) && c != 0xC2 && c != 0xBD)
+        if (!strchr("012/-* \t\r\n", c) && c != 0xC2 && c != 0xBD)
             return false;
     }
     return true;
@@ -223,7 +248,8 @@ static void check_mode(const uint8_t *data, size_t size, const arb_options *opt,
                        uint64_t *seed)
 {
     strbuf_t once = { 0 }, twice = { 0 };
-    uint64_t changed = fix(data, size, opt, ro, seed, &once);
+    refused_t refused = { { 0 } };
+    uint64_t changed = fix(data, size, opt, ro, seed, &once, &refused);
     games_t in = { 0 }, fixed = { 0 };
     fuzz_read(data, size, opt, seed, collect, &in);
     fuzz_read((const uint8_t *)once.data, once.len, opt, seed, collect, &fixed);
@@ -241,6 +267,15 @@ static void check_mode(const uint8_t *data, size_t size, const arb_options *opt,
         }
         if (a->status != ARB_OK)
             continue;
+        /* A game left as it is must be one whose marker had to change or
+         * whose moves had to be cut (inside a word), and is the same game
+         * (checked above and below). */
+        if (was_refused(&refused, i + 1)) {
+            FUZZ_CHECK((a->marker_span.end && a->has_target && strcmp(a->marker, a->target) != 0) ||
+                           (ro.truncate && a->has_end && (uint32_t)a->end_ply < a->plies),
+                       "game %zu: left as it is, with neither a marker nor a cut to make", i + 1);
+            continue;
+        }
         /* A marker written as free text is replaced whole: its span holds
          * all of "1 - 0", not the last "0" alone. */
         arb_span m = a->marker_span;
@@ -280,7 +315,7 @@ static void check_mode(const uint8_t *data, size_t size, const arb_options *opt,
         strbuf_free(&nb);
     }
 
-    uint64_t again = fix((const uint8_t *)once.data, once.len, opt, ro, seed, &twice);
+    uint64_t again = fix((const uint8_t *)once.data, once.len, opt, ro, seed, &twice, NULL);
     if (again || !same(&once, &twice)) {
         show_diff("output", &once, &twice);
         FUZZ_CHECK(false, "--fix%s changes its own output (%llu games)", ro.truncate ? " --truncate" : "",
