@@ -11,10 +11,12 @@
 #                       valgrind (an error or a leak exits 1)
 #   4. fuzz harnesses   built with clang, libFuzzer and the sanitizers; the
 #                       inputs that once broke them (tests/fuzz/regressions)
-#                       and every seed input, once each: repeatable.  Time-
-#                       bounded fuzzing, which finds new inputs, is `make
-#                       fuzz`.  Skipped when clang cannot build libFuzzer
-#                       targets
+#                       and every seed input, once each: repeatable
+#   5. fuzzing          every harness fuzzed for its share of FUZZ_TIME
+#                       seconds (default 112: two minutes in all); any
+#                       crash, leak, timeout or broken invariant fails, and
+#                       the input is printed (base64).  Stages 4 and 5 are
+#                       skipped when clang cannot build libFuzzer targets
 #
 # Usage: sh tests/full-check.sh
 set -eu
@@ -69,7 +71,7 @@ FUZZ_DIR="$fuzz" sh tests/fuzz/run.sh regress || status=$?
 skipped=0
 if [ "$status" -eq 77 ]; then
     echo "fuzz harnesses skipped: clang cannot build libFuzzer targets"
-    skipped=1
+    skipped=2
 elif [ "$status" -ne 0 ]; then
     exit "$status"
 else
@@ -85,6 +87,10 @@ else
         }
         echo "ok: fuzz_$h: $(find "$fuzz/seeds/$h" -type f | wc -l) seed inputs"
     done
+    passed=$((passed + 1))
+
+    stage "fuzzing: ${FUZZ_TIME:-112} seconds in all"
+    FUZZ_DIR="$fuzz" FUZZ_TIME=${FUZZ_TIME:-112} sh tests/fuzz/run.sh run
     passed=$((passed + 1))
 fi
 

@@ -213,8 +213,15 @@ fuzz_one() {
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     echo "fuzz_$h: ${secs}s, $execs executions, ${cov:-cov: ?}, corpus $(ls "$work/corpus/$h" | wc -l) inputs, status $rc"
     if [ "$rc" -ne 0 ]; then
-        grep -E 'ERROR|WARNING|invariant|SUMMARY|Test unit written' "$log" | head -20
+        grep -E 'Seed:|ERROR|WARNING|invariant|SUMMARY|Test unit written' "$log" | head -20
         echo "    (full log: $log)"
+        # The input itself, so that a failure far away (CI) can be replayed:
+        # base64 -d > FILE, then fuzz_$h FILE.
+        for f in "$work/crashes/$h-"*; do
+            [ -f "$f" ] || continue
+            echo "    input $f, base64:"
+            base64 "$f" | sed 's/^/    /'
+        done
     fi
     return "$rc"
 }
