@@ -31,6 +31,13 @@ const int8_t board_ray_step[240] = {
      15,   0,   0,   0,   0,   0,   0,  16,   0,   0,   0,   0,   0,   0,  17,   0,
 };
 
+const uint8_t board_lsb_table[64] = {
+    0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+    62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+    63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+    46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
+};
+
 const uint8_t board_ray_kinds[240] = {
      40,   0,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,   0,  40,   0,
       0,  40,   0,   0,   0,   0,   0,  48,   0,   0,   0,   0,   0,  40,   0,   0,
@@ -206,6 +213,8 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
             if (file >= 8) { *why = "a rank of the FEN has more than 8 files"; return -1; }
             int sq = SQ(file, rank);
             b->sq[sq] = (uint8_t)pc;
+            if (HAS_MEN(pc))
+                b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
             b->count[pc]++;
             if (PIECE_TYPE(pc) == KING) {
                 if (b->king[PIECE_COLOR(pc)] != SQ_NONE) { *why = "more than one king of a colour"; return -1; }
@@ -354,12 +363,17 @@ size_t board_to_fen(const board_t *b, char *out, size_t cap)
 static inline void put(board_t *b, int sq, uint8_t pc, uint64_t *key)
 {
     b->sq[sq] = pc;
+    if (HAS_MEN(pc))
+        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
     *key ^= zobrist_piece[pc][sq];
 }
 
 static inline void lift(board_t *b, int sq, uint64_t *key)
 {
-    *key ^= zobrist_piece[b->sq[sq]][sq];
+    uint8_t pc = b->sq[sq];
+    *key ^= zobrist_piece[pc][sq];
+    if (HAS_MEN(pc))
+        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
     b->sq[sq] = EMPTY;
 }
 

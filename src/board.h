@@ -27,6 +27,13 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
 /* 1 for a light square (h1 is light), 0 for a dark one. */
 #define SQ_LIGHT(sq) ((SQ_FILE(sq) + SQ_RANK(sq)) & 1)
 
+/* 0x88 square <-> 0..63 (a1 = 0, h8 = 63), for the bits of board_t.bb. */
+#define SQ64(sq) (((sq) + ((sq) & 7)) >> 1)
+#define SQ88(i) ((i) + ((i) & ~7))
+/* board_t.men index of a knight, bishop, rook or queen code: 0..3 white, 4..7 black. */
+#define MEN_INDEX(pc) ((((pc) >> 1) & 4) | (((pc) & 7) - KNIGHT))
+#define HAS_MEN(pc) ((unsigned)(((pc) & 7) - KNIGHT) < 4u)
+
 /* Castling rights, one bit each in board_t.castle. */
 enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
 /* Index 0..3 of a right (WK, WQ, BK, BQ) in board_t.castle_rook. */
@@ -50,6 +57,9 @@ typedef struct move {
 
 typedef struct board {
     uint8_t sq[128];        /* piece code per 0x88 square */
+    uint64_t men[8];        /* squares of the knights, bishops, rooks and queens by
+                               MEN_INDEX(piece code), bit SQ64(sq); kept with sq[] so that
+                               the men of a kind are found without a board scan */
     uint64_t key;           /* Zobrist key (zobrist.h): kept equal to zobrist_compute() */
     uint8_t king[2];        /* king square per colour */
     uint8_t castle_rook[4]; /* rook origin per right (CASTLE_INDEX), SQ_NONE if gone */
@@ -109,6 +119,13 @@ extern const uint8_t board_ray_kinds[240]; /* bit (1 << type) for each of KNIGHT
 static inline int board_line_step(int a, int b)
 {
     return board_ray_step[BOARD_DELTA(a, b)];
+}
+
+/* Index 0..63 of the lowest set bit of x (x != 0), by de Bruijn multiplication. */
+extern const uint8_t board_lsb_table[64];
+static inline int board_lsb(uint64_t x)
+{
+    return board_lsb_table[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
 }
 
 /* True if the side to move is in check (kept by every board function). */

@@ -10,65 +10,49 @@
 
 static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
 static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
-static const int diagonal_steps[4] = { 17, 15, -15, -17 };
-static const int straight_steps[4] = { 16, 1, -1, -16 };
 
 /* Is sq attacked by colour `by` on the squares s[], a copy of b->sq where
- * only the side to move's men may differ?  The square `lifted` reads as
- * empty (a king stepping off a line it blocks), -1 for none.  b->count
- * skips piece kinds `by` lacks, and b->king[by] is where its king stands. */
-static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lifted)
+ * only the side to move's men may differ?  The men of `by` are found in
+ * b->men, except one taken on `gone` (-1: none); lines are traced on s[],
+ * where `lifted` reads as empty (a king stepping off a line it blocks;
+ * -1: none). */
+static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lifted, int gone)
 {
-    const uint8_t *c = b->count;
     /* Pawns: a white pawn on p attacks p+15 and p+17. */
     uint8_t pawn = PIECE(by, PAWN);
-    if (c[pawn]) {
+    if (b->count[pawn]) {
         int back = by == WHITE ? -1 : 1;
         int p1 = sq + back * 15, p2 = sq + back * 17;
         if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
             return true;
     }
-    uint8_t knight = PIECE(by, KNIGHT);
-    if (c[knight]) {
-        for (int i = 0; i < 8; i++) {
-            int t = sq + knight_steps[i];
-            if (!SQ_OFFBOARD(t) && s[t] == knight)
-                return true;
-        }
-    }
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
-    uint8_t bishop = PIECE(by, BISHOP), rook = PIECE(by, ROOK), queen = PIECE(by, QUEEN);
-    if (c[bishop] || c[queen]) {
-        for (int i = 0; i < 4; i++) {
-            int d = diagonal_steps[i];
-            for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
-                if (s[t] == EMPTY || t == lifted)
-                    continue;
-                if (s[t] == bishop || s[t] == queen)
-                    return true;
-                break;
-            }
-        }
+    uint64_t gone_bit = gone >= 0 ? 1ULL << SQ64(gone) : 0;
+    for (uint64_t x = b->men[MEN_INDEX(PIECE(by, KNIGHT))] & ~gone_bit; x; x &= x - 1) {
+        int p = SQ88(board_lsb(x));
+        if (board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << KNIGHT))
+            return true;
     }
-    if (c[rook] || c[queen]) {
-        for (int i = 0; i < 4; i++) {
-            int d = straight_steps[i];
-            for (int t = sq + d; !SQ_OFFBOARD(t); t += d) {
-                if (s[t] == EMPTY || t == lifted)
-                    continue;
-                if (s[t] == rook || s[t] == queen)
-                    return true;
-                break;
-            }
-        }
+    /* Sliders: the line to sq must suit the piece and be empty. */
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
+    uint64_t sliders = (men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]) & ~gone_bit;
+    for (; sliders; sliders &= sliders - 1) {
+        int p = SQ88(board_lsb(sliders));
+        if (!(board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << PIECE_TYPE(s[p]))))
+            continue;
+        int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
+        while (t != p && (s[t] == EMPTY || t == lifted))
+            t += step;
+        if (t == p)
+            return true;
     }
     return false;
 }
 
 bool movegen_attacked(const board_t *b, int sq, int by)
 {
-    return attacked(b, b->sq, sq, by, -1);
+    return attacked(b, b->sq, sq, by, -1, -1);
 }
 
 /* Castling squares: king and rook destinations for a right. */
@@ -88,6 +72,24 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
 {
     int kto, rto;
     castle_targets(kfrom, rfrom, &kto, &rto);
+    int them = !b->stm;
+    if (!b->chess960) {
+        /* King on e, rook in the corner: lifting them opens no line onto
+         * the king's path that would not already give check, so the board
+         * itself serves. */
+        if (b->in_check)
+            return false;
+        int step = rfrom > kfrom ? 1 : -1;
+        for (int t = kfrom + step; t != rfrom; t += step)
+            if (b->sq[t] != EMPTY)
+                return false;
+        for (int t = kfrom + step;; t += step) {
+            if (attacked(b, b->sq, t, them, -1, -1))
+                return false;
+            if (t == kto)
+                return true;
+        }
+    }
     uint8_t s[128];
     memcpy(s, b->sq, sizeof s);
     s[kfrom] = EMPTY;
@@ -102,11 +104,10 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
     for (int t = a; t <= z; t++)
         if (s[t] != EMPTY)
             return false;
-    int them = !b->stm;
     a = kfrom < kto ? kfrom : kto;
     z = kfrom < kto ? kto : kfrom;
     for (int t = a; t <= z; t++)
-        if (attacked(b, s, t, them, -1))
+        if (attacked(b, s, t, them, -1, -1))
             return false;
     return true;
 }
@@ -120,7 +121,7 @@ bool movegen_is_legal(const board_t *b, move_t m)
     if (PIECE_TYPE(piece) == KING) {
         /* No copy needed: the king only has to leave its own square empty
          * for the lines through it; what it captures attacks nothing. */
-        return !attacked(b, b->sq, m.to, !us, m.from);
+        return !attacked(b, b->sq, m.to, !us, m.from, m.to);
     }
     uint8_t s[128];
     memcpy(s, b->sq, sizeof s);
@@ -128,7 +129,7 @@ bool movegen_is_legal(const board_t *b, move_t m)
         s[SQ(SQ_FILE(m.to), SQ_RANK(m.from))] = EMPTY;
     s[m.from] = EMPTY;
     s[m.to] = piece;
-    return !attacked(b, s, b->king[us], !us, -1);
+    return !attacked(b, s, b->king[us], !us, -1, (m.flags & MOVE_CAPTURE) ? m.to : -1);
 }
 
 bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
@@ -278,6 +279,11 @@ static int pseudo_moves(const board_t *b, move_t *out)
             n += piece_moves(b, from, out + n);
     }
     return n + castle_moves(b, out + n);
+}
+
+int movegen_pseudo(const board_t *b, move_t out[MAX_MOVES])
+{
+    return pseudo_moves(b, out);
 }
 
 int movegen_legal(const board_t *b, move_t out[MAX_MOVES])

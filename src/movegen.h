@@ -12,6 +12,11 @@
 /* True if a piece of colour by attacks square sq (pins ignored). */
 bool movegen_attacked(const board_t *b, int sq, int by);
 
+/* Fills out[] with every pseudo-legal move of the side to move (castling
+ * included, legal or not); returns the count.  movegen_is_legal_known()
+ * tells which are legal. */
+int movegen_pseudo(const board_t *b, move_t out[MAX_MOVES]);
+
 /* Fills out[] with every legal move of the side to move; returns the count. */
 int movegen_legal(const board_t *b, move_t out[MAX_MOVES]);
 

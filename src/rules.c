@@ -86,6 +86,7 @@ int rules_init(rules_t *r, const board_t *start)
     r->bloom[start->key >> 62] |= 1ULL << ((start->key >> 56) & 63);
     r->pending = true;
     r->material_changed = true;
+    r->remarkable = true;
     return 0;
 }
 
@@ -118,7 +119,8 @@ static bool threefold_by_declared_move(const rules_t *r)
 {
     move_t moves[MAX_MOVES];
     const board_t *b = r->pos;
-    int n = movegen_legal(b, moves);
+    /* Pseudo-legal moves, legality tested only for a move that repeats. */
+    int n = movegen_pseudo(b, moves);
     /* The key after a quiet piece move, computed without making it: the
      * piece leaves and lands, the other side moves, an en passant chance
      * lapses, and castling rights drop if the king or a castling rook moves. */
@@ -140,7 +142,7 @@ static bool threefold_by_declared_move(const rules_t *r)
         unsigned bit = (unsigned)(key >> 56);
         if (!(r->bloom[bit >> 6] & (1ULL << (bit & 63))))
             continue;
-        if (window_count(r, key, !b->stm) >= 2)
+        if (window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check))
             return true;
     }
     return false;
@@ -165,7 +167,7 @@ static bool fifty_by_declared_move(const board_t *b)
     return false;
 }
 
-static void note(rules_t *r, enum rules_fact f)
+static void note(rules_t *r, enum rules_fact f, bool has_move)
 {
     if (r->first[f] >= 0)
         return;
@@ -176,7 +178,8 @@ static void note(rules_t *r, enum rules_fact f)
         return;
     }
     char san[16];
-    san_format(r->before, r->last, san);
+    /* r->pos is the position after the move: its check and has_move give the suffix. */
+    san_format_known(r->before, r->last, board_in_check(r->pos), has_move, san);
     snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)r->before->fullmove,
              r->before->stm == WHITE ? "." : "...", san);
 }
@@ -205,13 +208,23 @@ static bool dead_candidate(const board_t *b)
  * each side keeps a pawn, rook or queen, neither has insufficient material
  * (rules_side_insufficient(), dead_quick() say so at once), so only the
  * locked-pawn analysis is left to ask. */
-static bool material_matters(const rules_t *r, const board_t *b)
+static bool material_matters(const rules_t *r, const board_t *b, int landed)
 {
     const uint8_t *c = b->count;
     if (!(c[PIECE(WHITE, PAWN)] | c[PIECE(WHITE, ROOK)] | c[PIECE(WHITE, QUEEN)]) ||
         !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]))
         return true;
-    return r->dead && dead_candidate(b);
+    if (!r->dead)
+        return false;
+    /* A pawn that just moved and stands free breaks the lock at once: with
+     * as many pawns on each side, every pawn faces an enemy pawn. */
+    uint8_t pc = b->sq[landed];
+    if (PIECE_TYPE(pc) == PAWN) {
+        int ahead = landed + (PIECE_COLOR(pc) == WHITE ? 16 : -16);
+        if (SQ_OFFBOARD(ahead) || b->sq[ahead] != PIECE(!PIECE_COLOR(pc), PAWN))
+            return false;
+    }
+    return dead_candidate(b);
 }
 
 /* Per-side verdicts for r->pos after material or pawns changed: material
@@ -244,7 +257,7 @@ static void settle(rules_t *r, bool has_move)
         r->seen[r->nkeys - 1] < 3 && !r->twice[!b->stm])
         return; /* material facts change only with material or pawns, and were noted then */
     if (!has_move)
-        note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE);
+        note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE, has_move);
     if (r->material_changed) {
         r->insufficient = rules_insufficient(b);
     }
@@ -253,25 +266,25 @@ static void settle(rules_t *r, bool has_move)
         r->material_changed = r->pawns_changed = false;
     }
     if (r->insufficient)
-        note(r, FACT_INSUFFICIENT);
+        note(r, FACT_INSUFFICIENT, has_move);
     if (r->cannot_win[WHITE])
-        note(r, FACT_WHITE_CANNOT_WIN);
+        note(r, FACT_WHITE_CANNOT_WIN, has_move);
     if (r->cannot_win[BLACK])
-        note(r, FACT_BLACK_CANNOT_WIN);
+        note(r, FACT_BLACK_CANNOT_WIN, has_move);
     if (r->insufficient || (r->cannot_win[WHITE] && r->cannot_win[BLACK]))
-        note(r, FACT_DEAD);
+        note(r, FACT_DEAD, has_move);
     int seen = r->seen[r->nkeys - 1];
     if (seen >= 5)
-        note(r, FACT_FIVEFOLD);
+        note(r, FACT_FIVEFOLD, has_move);
     if (has_move && b->halfmove >= 150)
-        note(r, FACT_SEVENTYFIVE);
+        note(r, FACT_SEVENTYFIVE, has_move);
     if (r->first[FACT_THREEFOLD] < 0) {
         if (seen >= 3 || (has_move && r->twice[!b->stm] && threefold_by_declared_move(r)))
-            note(r, FACT_THREEFOLD);
+            note(r, FACT_THREEFOLD, has_move);
     }
     if (r->first[FACT_FIFTY] < 0 && has_move) {
         if (b->halfmove >= 100 || (b->halfmove == 99 && fifty_by_declared_move(b)))
-            note(r, FACT_FIFTY);
+            note(r, FACT_FIFTY, has_move);
     }
 }
 
@@ -323,15 +336,9 @@ int rules_play(rules_t *r, move_t m)
         r->ply++;
         return 0;
     }
-    if (r->pending) {
-        const board_t *p = r->pos;
-        /* The common ply, without a call: see settle(). */
-        if (!r->material_changed && !r->pawns_changed && p->halfmove < 99 && r->seen[r->nkeys - 1] < 3 &&
-            !r->twice[!p->stm])
-            r->pending = false;
-        else
-            settle(r, true);
-    }
+    /* The common ply settles by the proof alone, without a call: see settle(). */
+    if (r->pending && r->remarkable)
+        settle(r, true);
     const board_t *b = r->pos;
     bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
     /* The new position goes into the other board; the old one stays as `before`. */
@@ -350,7 +357,7 @@ int rules_play(rules_t *r, move_t m)
     r->pending = true;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
     r->pawns_changed = zeroing;
-    if (zeroing && !material_matters(r, next)) {
+    if (zeroing && !material_matters(r, next, m.to)) {
         /* Nothing to judge: settle() would find what it found before (a
          * proof once made is kept, and was noted when made). */
         r->insufficient = false;
@@ -366,9 +373,13 @@ int rules_play(rules_t *r, move_t m)
         r->keys[0] = next->key;
         r->seen[0] = 1;
         r->nkeys = 1;
-        return 0;
+    } else if (window_push(r, next->key, next->stm) < 0) {
+        return -1;
     }
-    return window_push(r, next->key, next->stm);
+    /* What settle() will look at beyond the proof (its first test). */
+    r->remarkable = r->material_changed || r->pawns_changed || next->halfmove >= 99 ||
+                    r->seen[r->nkeys - 1] >= 3 || r->twice[!next->stm];
+    return 0;
 }
 
 void rules_finish(rules_t *r)

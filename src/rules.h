@@ -47,6 +47,7 @@ typedef struct rules {
     uint64_t bloom[4];           /* bit (key >> 56) set for every key in the window: most
                                     plies need no scan */
     bool pending;                /* facts of `pos` wait for the legal-move proof */
+    bool remarkable;             /* settling `pos` has more to do than take the proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
     bool legality_only;          /* replay only: no facts (set after rules_init) */

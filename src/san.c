@@ -49,6 +49,28 @@ int san_parse(const char *text, size_t len, san_syntax_t *out)
     if (len == 0)
         return -1;
     char c0 = text[0];
+    /* The shapes of nearly every move first: e4, Nf3, exd5, Nxd5. */
+    if (len >= 2 && is_file(text[len - 2]) && is_rank(text[len - 1])) {
+        int to = SQ(text[len - 2] - 'a', text[len - 1] - '1');
+        if (len == 2) {
+            out->to = (uint8_t)to;
+            return 0;
+        }
+        int piece = piece_of_letter(c0);
+        if (len == 3 && piece != EMPTY) {
+            out->piece = (uint8_t)piece;
+            out->to = (uint8_t)to;
+            return 0;
+        }
+        if (len == 4 && text[1] == 'x' && (piece != EMPTY || is_file(c0))) {
+            out->piece = (uint8_t)piece;
+            if (piece == EMPTY)
+                out->from_file = (int8_t)(c0 - 'a');
+            out->to = (uint8_t)to;
+            out->capture = true;
+            return 0;
+        }
+    }
     if (c0 == 'O' || c0 == '0' || c0 == '-' || c0 == 'Z' || c0 == '@') {
         if (text_is(text, len, "O-O") || text_is(text, len, "0-0")) {
             out->kind = SAN_CASTLE_KING;
@@ -346,8 +368,6 @@ static enum san_status resolve_squares(const board_t *b, const san_syntax_t *s, 
  * error.  The same candidates as origins() and the filters below. */
 static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
 {
-    static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
-    static const int line_steps[8] = { 17, 15, -15, -17, 16, 1, -1, -16 };
     const uint8_t *sq = b->sq;
     int us = b->stm, to = s->to;
     uint8_t target = sq[to];
@@ -401,7 +421,6 @@ static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
         return false;
     int t = s->piece;
     uint8_t want = PIECE(us, t);
-    int left = b->count[want]; /* pieces of the type not yet met */
     move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
     int found = 0;
     if (t == KING) {
@@ -417,34 +436,19 @@ static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
         *out = m;
         return true;
     }
-    if (t == KNIGHT) {
-        for (int i = 0; i < 8 && left; i++) {
-            int f = to + knight_steps[i];
-            if (SQ_OFFBOARD(f) || sq[f] != want)
-                continue;
-            left--;
-            if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
-                (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
-                continue;
-            move_t c = m;
-            c.from = (uint8_t)f;
-            if (!movegen_is_legal_known(b, c, in_check))
-                continue;
-            if (found++)
-                return false;
-            *out = c;
-        }
-        return found == 1;
-    }
-    /* line_steps lists the diagonals first, then ranks and files. */
-    int first = t == ROOK ? 4 : 0, stop = t == BISHOP ? 4 : 8;
-    for (int i = first; i < stop && left; i++) {
-        int d = line_steps[i], f = to + d;
-        while (!SQ_OFFBOARD(f) && sq[f] == EMPTY)
-            f += d;
-        if (SQ_OFFBOARD(f) || sq[f] != want)
+    /* Each man of the kind that reaches `to` on an empty board, with the
+     * line between clear. */
+    for (uint64_t x = b->men[MEN_INDEX(want)]; x; x &= x - 1) {
+        int f = SQ88(board_lsb(x));
+        if (!(board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
             continue;
-        left--;
+        if (t != KNIGHT) {
+            int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
+            while (q != to && sq[q] == EMPTY)
+                q += step;
+            if (q != to)
+                continue;
+        }
         if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
             (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
             continue;
@@ -561,13 +565,10 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     return SAN_ILLEGAL;
 }
 
-size_t san_format(const board_t *b, move_t m, char *out)
+/* The SAN of m in b without the check or mate mark; NUL not written. */
+static size_t format_body(const board_t *b, move_t m, char *out)
 {
     size_t n = 0;
-    if (m.flags & MOVE_NULL) {
-        memcpy(out, "--", 3);
-        return 2;
-    }
     if (m.flags & MOVE_CASTLE) {
         const char *c = SQ_FILE(m.to) < SQ_FILE(m.from) ? "O-O-O" : "O-O";
         n = strlen(c);
@@ -616,10 +617,33 @@ size_t san_format(const board_t *b, move_t m, char *out)
             out[n++] = piece_upper[m.promo];
         }
     }
+    return n;
+}
+
+size_t san_format(const board_t *b, move_t m, char *out)
+{
+    if (m.flags & MOVE_NULL) {
+        memcpy(out, "--", 3);
+        return 2;
+    }
+    size_t n = format_body(b, m, out);
     board_t next;
     board_make_move(b, m, &next);
     if (board_in_check(&next))
         out[n++] = movegen_has_legal(&next) ? '+' : '#';
+    out[n] = '\0';
+    return n;
+}
+
+size_t san_format_known(const board_t *b, move_t m, bool check, bool has_move, char *out)
+{
+    if (m.flags & MOVE_NULL) {
+        memcpy(out, "--", 3);
+        return 2;
+    }
+    size_t n = format_body(b, m, out);
+    if (check)
+        out[n++] = has_move ? '+' : '#';
     out[n] = '\0';
     return n;
 }

@@ -55,4 +55,8 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
  * + or #), NUL-terminated; out needs 8 bytes.  Returns the length. */
 size_t san_format(const board_t *b, move_t m, char *out);
 
+/* The same for a caller that knows the position after m: whether it is
+ * check and whether the side to move there has a legal move. */
+size_t san_format_known(const board_t *b, move_t m, bool check, bool has_move, char *out);
+
 #endif
