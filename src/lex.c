@@ -4,8 +4,13 @@
  * chunk being lexed is handed out as a pointer into that chunk.  When a chunk
  * ends inside a token, the scanner copies the bytes it will still need into
  * the lexer's capped buffers, saves its state and asks for more; the next
- * chunk resumes the same code.  There is no separate "fast path", so the
- * token stream cannot depend on where the chunks were cut.
+ * chunk resumes the same code.
+ *
+ * The common shapes (a move, a move number, a plain tag on its line) are
+ * first read by fast paths that only answer when the whole token lies in
+ * the chunk and is plain; anything else is read again from its first byte
+ * by the resumable scanners.  A fast path never answers differently from
+ * them, so the token stream cannot depend on where the chunks were cut.
  *
  * Memory is bounded: LEX_MAX_SYMBOL bytes for a symbol (or for the head of a
  * bad tag line), LEX_MAX_NAME for a tag name and RAW_MAX for the raw bytes of
@@ -806,6 +811,126 @@ static int scan_bom(lexer_t *lx, lex_token_t *tok)
     return scan_symbol(lx, tok);
 }
 
+/* ---- fast paths: whole tokens in the chunk, common shapes only ---- */
+
+/* A symbol, move number, result or glyph starting at p and ending in the
+ * chunk, as scan_symbol() and end_symbol() would read it; NO_TOKEN if it
+ * reaches the chunk's end or the cap (the scanners then take over). */
+static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+{
+    const unsigned char *q = p + 1, *end = lx->end;
+    lex_kind_t kind = TOK_SYMBOL;
+    bool classify = true; /* ended in the ST_SYM state */
+    if (cls[*p] & C_DIGIT) {
+        while (q < end && (cls[*q] & C_DIGIT))
+            q++;
+        if (q == end)
+            return NO_TOKEN;
+        if (*q == '.') {
+            do
+                q++;
+            while (q < end && *q == '.');
+            kind = TOK_MOVENUM;
+            classify = false;
+        } else if (!(cls[*q] & C_SYM)) {
+            classify = false;
+        }
+    }
+    if (classify)
+        while (q < end && (cls[*q] & C_SYM))
+            q++;
+    size_t n = (size_t)(q - p);
+    if (q == end || n > LEX_MAX_SYMBOL)
+        return NO_TOKEN;
+    uint64_t off = off_of(lx, p);
+    int nag = 0;
+    if (classify && cls[*p] != (C_SYM | C_NAME)) { /* not a letter: maybe a result or glyph */
+        switch (p[0]) {
+        case '0':
+        case '1':
+            if ((n == 3 && (memcmp(p, "1-0", 3) == 0 || memcmp(p, "0-1", 3) == 0)) ||
+                (n == 7 && memcmp(p, "1/2-1/2", 7) == 0))
+                kind = TOK_RESULT;
+            break;
+        case '!':
+        case '?':
+            /* PGN standard 10: $1 !  $2 ?  $3 !!  $4 ??  $5 !?  $6 ?! */
+            if (n == 1)
+                nag = p[0] == '!' ? 1 : 2;
+            else if (n == 2 && (p[1] == '!' || p[1] == '?'))
+                nag = p[0] == p[1] ? (p[0] == '!' ? 3 : 4) : (p[0] == '!' ? 5 : 6);
+            if (nag)
+                kind = TOK_NAG;
+            break;
+        default:
+            break;
+        }
+    }
+    *tok = (lex_token_t){
+        .kind = kind,
+        .offset = off,
+        .end = off + n,
+        .line = lx->line,
+        .col = col_at(lx->line_start, off),
+        .text = nag ? NULL : (const char *)p,
+        .len = nag ? 0 : n,
+        .nag = nag,
+    };
+    lx->p = q;
+    return kind;
+}
+
+/* [Name "value"] on one line, in the chunk, without escapes and with no
+ * quote in the value that blanks and ] follow; NO_TOKEN otherwise. */
+static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+{
+    const unsigned char *q = p + 1, *end = lx->end;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    const unsigned char *name = q;
+    while (q < end && (cls[*q] & C_NAME))
+        q++;
+    size_t nlen = (size_t)(q - name);
+    if (nlen == 0 || nlen > LEX_MAX_NAME)
+        return NO_TOKEN;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q == end || *q != '"')
+        return NO_TOKEN;
+    const unsigned char *value = ++q, *quote;
+    for (;;) {
+        while (q < end && !(cls[*q] & C_VSTOP))
+            q++;
+        if (q == end || *q != '"')
+            return NO_TOKEN; /* an escape or the line end: the scanner decides */
+        quote = q++;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q == end)
+            return NO_TOKEN;
+        if (*q == ']')
+            break;
+        /* The quote was part of the value; look at this byte again. */
+    }
+    size_t vlen = (size_t)(quote - value);
+    if (vlen > LEX_MAX_VALUE)
+        return NO_TOKEN;
+    uint64_t off = off_of(lx, p);
+    *tok = (lex_token_t){
+        .kind = TOK_TAG,
+        .offset = off,
+        .end = off_of(lx, q) + 1,
+        .line = lx->line,
+        .col = col_at(lx->line_start, off),
+        .text = (const char *)name,
+        .len = nlen,
+        .value = (const char *)value,
+        .value_len = vlen,
+    };
+    lx->p = q + 1;
+    return TOK_TAG;
+}
+
 /* Continues the token that the previous chunk ended in. */
 static int resume(lexer_t *lx, lex_token_t *tok)
 {
@@ -860,9 +985,10 @@ static lex_kind_t at_end(lexer_t *lx, lex_token_t *tok, lex_kind_t kind)
     return kind;
 }
 
-lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
+/* Everything but the fast paths: resumed tokens, the pending token, the
+ * chunk's end and the rarer token kinds. */
+static lex_kind_t next_slow(lexer_t *lx, lex_token_t *tok)
 {
-    assert(lx && tok);
     if (lx->has_pend) {
         *tok = lx->pend;
         lx->has_pend = false;
@@ -968,6 +1094,20 @@ bool lex_between_tokens(const lexer_t *lx)
     return lx->st == ST_IDLE && !lx->has_pend;
 }
 
+bool lex_line_done(const lexer_t *lx)
+{
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return false;
+    for (const unsigned char *p = lx->p; p < lx->end; p++) {
+        unsigned char c = cls[*p];
+        if (c & C_EOL)
+            return true;
+        if (!(c & C_WS))
+            return false;
+    }
+    return false;
+}
+
 void lex_free(lexer_t *lx)
 {
     if (!lx)
@@ -999,4 +1139,29 @@ void lex_finish(lexer_t *lx)
         lx->drained = false;
     }
     lx->finished = true;
+}
+
+/* Kept small so that moves and tags, most of the tokens, cost little. */
+lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
+{
+    if (lx->st == ST_IDLE && !lx->has_pend && !lx->drained) {
+        const unsigned char *p = lx->p, *end = lx->end;
+        unsigned char c;
+        while (p < end && (cls[c = *p] & C_WS)) {
+            if (cls[c] & C_EOL)
+                line_end(lx, p);
+            p++;
+        }
+        lx->p = p;
+        if (p < end) {
+            int k = NO_TOKEN;
+            if (cls[*p] & C_SYM)
+                k = fast_symbol(lx, tok, p);
+            else if (*p == '[')
+                k = fast_tag(lx, tok, p);
+            if (k != NO_TOKEN)
+                return (lex_kind_t)k;
+        }
+    }
+    return next_slow(lx, tok);
 }

@@ -68,6 +68,11 @@ void lex_set_origin(lexer_t *lx, uint64_t offset, uint64_t line);
  * between tokens, outside any comment or tag. */
 bool lex_between_tokens(const lexer_t *lx);
 
+/* True if the bytes after the last token, up to a line end in the chunk,
+ * are blanks, so that the next token (if any) starts on a later line; false
+ * if something else follows or it is not known yet. */
+bool lex_line_done(const lexer_t *lx);
+
 /* Hands the lexer the next len bytes of the stream.  The bytes must stay
  * valid until lex_next() returns TOK_MORE.  Call only after TOK_MORE (or
  * right after lex_new()). */

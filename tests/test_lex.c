@@ -851,6 +851,33 @@ START_TEST(text_points_into_chunk)
 }
 END_TEST
 
+START_TEST(line_done)
+{
+    /* After each tag: whether the lexer already knows that the rest of the
+     * tag's line is blank (so the next token starts on a later line). */
+    static const struct {
+        const char *in;
+        bool done;
+    } cases[] = {
+        { "[A \"b\"]\n1. e4", true },
+        { "[A \"b\"] \t\v\r\n1. e4", true },
+        { "[A \"b\"]\r1. e4", true },
+        { "[A \"b\"] {c}\n", false },
+        { "[A \"b\"] [C \"d\"]\n", false },
+        { "[A \"b\"]", false },      /* the chunk ends: not known yet */
+        { "[A \"b\"]   ", false },
+        { "[A \"b\\\" ] x\n", false }, /* a fallback tag, the rest of its line pending */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lexer_t *lx = lex_string(cases[i].in, strlen(cases[i].in));
+        lex_token_t t;
+        ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
+        ck_assert_msg(lex_line_done(lx) == cases[i].done, "lex_line_done after %s", cases[i].in);
+        lex_free(lx);
+    }
+}
+END_TEST
+
 START_TEST(token_spans_many_chunks)
 {
     /* A tag of 5000 value bytes fed 7 bytes at a time, name cut too. */
@@ -1203,6 +1230,7 @@ static Suite *lex_suite(void)
         CASE(finish_empty_stream),
         CASE(empty_chunks),
         CASE(text_points_into_chunk),
+        CASE(line_done),
         CASE(token_spans_many_chunks),
         CASE(lookahead_across_chunks),
         CASE(cap_tag_value),
