@@ -5,7 +5,6 @@
  * repeats a name already in the current tag section (tag-only games with
  * no blank-line cue).  A game that cannot be read keeps being scanned to
  * its end so that the next game starts where it should. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,15 +26,19 @@ enum state { IDLE, TAGS, MOVES };
 
 struct tag_ref { size_t name, value, name_len, value_len; };
 
+/* The tags the reader itself looks at. */
+enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJUDICATION, K_COUNT };
+#define NO_TAG SIZE_MAX
+
 struct arb_reader {
     arb_options opt;
     lexer_t *lx;
     bool finished, exhausted, oom, emitted;
 
     /* Tokens read ahead: a tag that ends one game and starts the next, the
-     * token after a held tag line.  queue[0] comes out first. */
+     * token after a held tag line. */
     struct saved { lex_token_t tok; char *text, *value; } queue[QUEUE_MAX], held;
-    int queued;
+    int queued, head;    /* queue[head] comes out first; the queue is a ring */
     bool holding;        /* held: a tag at the start of a line, until we know the line has nothing else */
     uint64_t skip_line;  /* a malformed tag line being skipped, 0 if none */
 
@@ -46,6 +49,7 @@ struct arb_reader {
     struct tag_ref *refs;
     arb_tag *tags;
     size_t ntags, tags_cap;
+    size_t known[K_COUNT];       /* index in refs of the first tag of each kind, NO_TAG if none */
     char *arena;
     size_t arena_len, arena_cap;
     int depth;                   /* variation nesting */
@@ -96,6 +100,8 @@ arb_reader *arb_reader_new(const arb_options *opt)
     if (!r)
         return NULL;
     r->opt = opt ? *opt : default_options;
+    for (int k = 0; k < K_COUNT; k++)
+        r->known[k] = NO_TAG;
     board_start(&r->standard_start);
     r->lx = lex_new();
     bool ok = r->lx != NULL;
@@ -164,6 +170,8 @@ static void game_reset(arb_reader *r)
     }
     memset(&r->rec, 0, sizeof r->rec);
     r->ntags = 0;
+    for (int k = 0; k < K_COUNT; k++)
+        r->known[k] = NO_TAG;
     r->arena_len = 0;
     r->depth = 0;
     r->setup_done = r->replaying = false;
@@ -210,6 +218,32 @@ static bool tag_known(const arb_reader *r, const char *name, size_t len)
     return false;
 }
 
+/* Which of the tags the reader looks at this name is; by length first. */
+static enum known tag_kind(const char *s, size_t n)
+{
+    switch (n) {
+    case 3:
+        return memcmp(s, "FEN", 3) == 0 ? K_FEN : K_OTHER;
+    case 4:
+        return memcmp(s, "Site", 4) == 0 || memcmp(s, "Date", 4) == 0 ? K_ROSTER : K_OTHER;
+    case 5:
+        return memcmp(s, "Event", 5) == 0 || memcmp(s, "Round", 5) == 0 || memcmp(s, "White", 5) == 0 ||
+                       memcmp(s, "Black", 5) == 0
+                   ? K_ROSTER
+                   : K_OTHER;
+    case 6:
+        return memcmp(s, "Result", 6) == 0 ? K_RESULT : K_OTHER;
+    case 7:
+        return memcmp(s, "Variant", 7) == 0 ? K_VARIANT : K_OTHER;
+    case 11:
+        return memcmp(s, "Termination", 11) == 0 ? K_TERMINATION : K_OTHER;
+    case 12:
+        return memcmp(s, "Adjudication", 12) == 0 ? K_ADJUDICATION : K_OTHER;
+    default:
+        return K_OTHER;
+    }
+}
+
 static void tag_add(arb_reader *r, const lex_token_t *t)
 {
     if (r->ntags >= MAX_TAGS || r->arena_len + t->len + t->value_len + 2 > MAX_ARENA)
@@ -228,34 +262,41 @@ static void tag_add(arb_reader *r, const lex_token_t *t)
     size_t v = arena_put(r, t->value, t->value_len);
     if (n == SIZE_MAX || v == SIZE_MAX)
         return;
+    enum known k = tag_kind(t->text, t->len);
+    if (k != K_OTHER && r->known[k] == NO_TAG)
+        r->known[k] = r->ntags;
     r->refs[r->ntags++] = (struct tag_ref){ n, v, t->len, t->value_len };
     arb_span here = { t->offset, t->end, t->line, t->col };
     r->rec.tags_end = here;
-    if (t->len == 6 && memcmp(t->text, "Result", 6) == 0 && r->rec.result_tag.end == 0)
-        r->rec.result_tag = here;
-    static const char *const roster[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
-    for (int i = 0; i < 7; i++)
-        if (t->len == strlen(roster[i]) && memcmp(t->text, roster[i], t->len) == 0)
-            r->rec.roster_end = here;
-    if (t->len == 12 && memcmp(t->text, "Adjudication", 12) == 0)
+    switch (k) {
+    case K_RESULT:
+        if (r->rec.result_tag.end == 0)
+            r->rec.result_tag = here;
+        r->rec.roster_end = here;
+        break;
+    case K_ROSTER:
+        r->rec.roster_end = here;
+        break;
+    case K_ADJUDICATION:
         r->rec.adjudication_tag = here;
-    if (t->len == 3 && memcmp(t->text, "FEN", 3) == 0) {
+        break;
+    case K_FEN:
         r->fen_at = *t;
         r->fen_at.text = NULL;
-    }
-    if (t->len == 7 && memcmp(t->text, "Variant", 7) == 0) {
+        break;
+    case K_VARIANT:
         r->variant_at = *t;
         r->variant_at.text = NULL;
+        break;
+    default:
+        break;
     }
 }
 
-static const char *tag_value(const arb_reader *r, const char *name)
+/* The value of the first tag of kind k, NULL if there is none. */
+static const char *tag_value(const arb_reader *r, enum known k)
 {
-    size_t len = strlen(name);
-    for (size_t i = 0; i < r->ntags; i++)
-        if (r->refs[i].name_len == len && memcmp(r->arena + r->refs[i].name, name, len) == 0)
-            return r->arena + r->refs[i].value;
-    return NULL;
+    return r->known[k] == NO_TAG ? NULL : r->arena + r->refs[r->known[k]].value;
 }
 
 static void set_error(arb_reader *r, arb_status s, const lex_token_t *t, const char *move, size_t move_len,
@@ -283,7 +324,7 @@ static bool variant_is(const char *v, const char *const *names)
     size_t n = 0;
     for (; *v && n < sizeof norm - 1; v++)
         if (*v != ' ' && *v != '-' && *v != '_')
-            norm[n++] = (char)tolower((unsigned char)*v);
+            norm[n++] = *v >= 'A' && *v <= 'Z' ? (char)(*v + ('a' - 'A')) : *v; /* tolower in the C locale */
     norm[n] = '\0';
     for (; *names; names++)
         if (strcmp(norm, *names) == 0)
@@ -291,9 +332,11 @@ static bool variant_is(const char *v, const char *const *names)
     return false;
 }
 
-/* The reader's dead-position analysis: a small table (about 2 MiB at
- * most), enough for the positions a replay asks about. */
-#define DEAD_BUDGET 5000
+/* The reader's dead-position analysis: a small table (64 KiB), enough for
+ * the positions a replay asks about.  The budget only serves proofs (a
+ * helpmate found changes nothing for Article 6.9): of the unfair timeouts
+ * that dead_probe() leaves open, 3000 nodes prove as many as 5000. */
+#define DEAD_BUDGET 3000
 
 static dead_search_t *dead_analysis(arb_reader *r)
 {
@@ -336,7 +379,7 @@ static void setup(arb_reader *r)
         return;
     r->setup_done = true;
     bool c960 = false;
-    const char *variant = tag_value(r, "Variant");
+    const char *variant = tag_value(r, K_VARIANT);
     if (variant) {
         if (variant_is(variant, chess960)) {
             c960 = true;
@@ -348,7 +391,7 @@ static void setup(arb_reader *r)
         }
     }
     board_t start;
-    const char *fen = tag_value(r, "FEN");
+    const char *fen = tag_value(r, K_FEN);
     if (fen) {
         board_error_t why;
         if (board_from_fen(&start, fen, c960, &why) < 0) {
@@ -393,6 +436,15 @@ static void ply_mark(arb_reader *r, uint32_t ply, uint64_t end)
         r->ply_marked = (size_t)ply + 1;
 }
 
+/* An error about the move text[0..len) written at column col of token t. */
+static void move_error(arb_reader *r, arb_status s, const lex_token_t *t, uint32_t col, const char *text,
+                       size_t len, const char *message)
+{
+    lex_token_t at = *t;
+    at.col = col;
+    set_error(r, s, &at, text, len, message);
+}
+
 /* Plays the move text[0..len) written at column col of token t; parsed
  * is its syntax when the caller has read it already. */
 static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
@@ -400,34 +452,39 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
 {
     san_syntax_t s;
     char why[160];
-    lex_token_t at = *t;
-    at.col = col;
-    if (parsed) {
-        s = *parsed;
-    } else if (san_parse(text, len, &s) < 0) {
-        snprintf(why, sizeof why, "cannot read \"%.*s\" as a move", (int)(len > 40 ? 40 : len), text);
-        set_error(r, ARB_SYNTAX, &at, text, len, why);
+    if (!parsed) {
+        if (san_parse(text, len, &s) < 0) {
+            snprintf(why, sizeof why, "cannot read \"%.*s\" as a move", (int)(len > 40 ? 40 : len), text);
+            move_error(r, ARB_SYNTAX, t, col, text, len, why);
+            return;
+        }
+        parsed = &s;
+    }
+    if (parsed->kind == SAN_DROP) {
+        move_error(r, ARB_SYNTAX, t, col, text, len, "piece drops belong to crazyhouse, not to chess");
         return;
     }
-    if (s.kind == SAN_DROP) {
-        set_error(r, ARB_SYNTAX, &at, text, len, "piece drops belong to crazyhouse, not to chess");
-        return;
-    }
-    if (s.kind == SAN_NULLMOVE && !r->opt.allow_null_moves) {
-        set_error(r, ARB_ILLEGAL, &at, text, len, "a null move is not a legal move (see --allow-null-moves)");
+    if (parsed->kind == SAN_NULLMOVE && !r->opt.allow_null_moves) {
+        move_error(r, ARB_ILLEGAL, t, col, text, len, "a null move is not a legal move (see --allow-null-moves)");
         return;
     }
     move_t m;
-    enum san_status st = san_resolve(r->rules.pos, &s, &m, why, sizeof why);
+    enum san_status st = san_resolve(r->rules.pos, parsed, &m, why, sizeof why);
     if (st != SAN_OK) {
-        set_error(r, ARB_ILLEGAL, &at, text, len, why);
+        move_error(r, ARB_ILLEGAL, t, col, text, len, why);
         return;
     }
     if (rules_play(&r->rules, m) < 0) {
         r->oom = true;
         return;
     }
-    ply_mark(r, r->rules.ply, t->end);
+    uint32_t ply = r->rules.ply;
+    if (ply < r->ply_end_cap && ply == r->ply_marked) { /* the usual case: the next ply */
+        r->ply_end[ply] = t->end;
+        r->ply_marked = (size_t)ply + 1;
+    } else {
+        ply_mark(r, ply, t->end);
+    }
 }
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
@@ -486,9 +543,9 @@ static void game_complete(arb_reader *r)
     g->tags = r->tags;
     g->ntags = r->ntags;
     g->open_variation = r->depth > 0;
-    g->result = tag_value(r, "Result");
+    g->result = tag_value(r, K_RESULT);
     g->marker = r->marker[0] ? r->marker : NULL;
-    adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, "Termination"),
+    adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, K_TERMINATION),
                               .why = r->why, .why_cap = sizeof r->why };
     for (int f = 0; f < ARB_FACT_COUNT; f++) {
         g->first[f] = -1;
@@ -505,7 +562,7 @@ static void game_complete(arb_reader *r)
             in.cannot_mate[c] = r->rules.cannot_win[c] || rules_side_insufficient(r->rules.pos, c);
         /* Article 6.9: a game lost on time is drawn if the winner could not
          * mate by any series of legal moves; worth the full analysis. */
-        const char *res = tag_value(r, "Result");
+        const char *res = tag_value(r, K_RESULT);
         int winner = res && strcmp(res, "1-0") == 0 ? WHITE : res && strcmp(res, "0-1") == 0 ? BLACK : -1;
         if (winner >= 0 && !in.cannot_mate[winner] && in.termination &&
             strcasecmp(in.termination, "time forfeit") == 0 && dead_analysis(r))
@@ -521,7 +578,11 @@ static void game_complete(arb_reader *r)
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text)
 {
-    snprintf(r->marker, sizeof r->marker, "%s", text);
+    size_t n = strlen(text); /* a result: at most "1/2-1/2" */
+    if (n >= sizeof r->marker)
+        n = sizeof r->marker - 1;
+    memcpy(r->marker, text, n);
+    r->marker[n] = '\0';
     r->rec.marker_span = (arb_span){ t->offset, t->end, t->line, t->col };
 }
 
@@ -611,11 +672,10 @@ static void save(struct saved *sv, const lex_token_t *t)
 /* Puts a token back, to come out before anything else. */
 static void push_back(arb_reader *r, const lex_token_t *t)
 {
-    /* The buffers rotate with the entries. */
-    struct saved last = r->queue[QUEUE_MAX - 1];
-    memmove(&r->queue[1], &r->queue[0], (QUEUE_MAX - 1) * sizeof r->queue[0]);
-    r->queue[0] = last;
-    save(&r->queue[0], t);
+    /* The slot before the head: the one that came out last, whose buffers
+     * t may be using (save() copies with memmove). */
+    r->head = r->head ? r->head - 1 : QUEUE_MAX - 1;
+    save(&r->queue[r->head], t);
     r->queued++;
 }
 
@@ -723,12 +783,10 @@ static bool step(arb_reader *r, const lex_token_t *t)
 static void next_token(arb_reader *r, lex_token_t *t)
 {
     if (r->queued) {
-        /* Copy out of the slot, then rotate the slot to the back. */
-        struct saved first = r->queue[0];
-        memmove(&r->queue[0], &r->queue[1], (QUEUE_MAX - 1) * sizeof r->queue[0]);
-        r->queue[QUEUE_MAX - 1] = first;
+        /* The slot's buffers stay put until it is reused. */
+        *t = r->queue[r->head].tok;
+        r->head = r->head + 1 < QUEUE_MAX ? r->head + 1 : 0;
         r->queued--;
-        *t = first.tok;
         return;
     }
     lex_next(r->lx, t);
@@ -744,6 +802,7 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         if (r->oom || r->exhausted)
             break;
         lex_token_t t;
+        bool fresh = r->queued == 0; /* t comes from the lexer */
         next_token(r, &t);
         if (t.kind == TOK_MORE)
             break;
@@ -767,7 +826,9 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
             }
             push_back(r, &t);
             t = r->held.tok;
-        } else if (t.kind == TOK_TAG && t.col == 1 && r->state != MOVES) {
+        } else if (t.kind == TOK_TAG && t.col == 1 && r->state != MOVES &&
+                   !(fresh && lex_line_done(r->lx))) {
+            /* Held unless the lexer already sees the rest of its line blank. */
             save(&r->held, &t);
             r->holding = true;
             continue;
