@@ -58,6 +58,20 @@ void strbuf_puts(strbuf_t *b, const char *s)
     strbuf_append(b, s, strlen(s));
 }
 
+/* strbuf_append() with the common case inline: n > 0 bytes that fit. */
+static inline void put(strbuf_t *b, const char *s, size_t n)
+{
+    if (n && n <= b->cap - b->len) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+    } else {
+        strbuf_append(b, s, n);
+    }
+}
+
+/* A string literal, its length known at compile time. */
+#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
+
 static void put_u64(strbuf_t *b, uint64_t v)
 {
     char tmp[24];
@@ -66,7 +80,7 @@ static void put_u64(strbuf_t *b, uint64_t v)
         tmp[--n] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    strbuf_append(b, tmp + n, sizeof tmp - n);
+    put(b, tmp + n, sizeof tmp - n);
 }
 
 void report_game_number(strbuf_t *b, uint64_t n)
@@ -111,27 +125,59 @@ static size_t utf8_valid(const unsigned char *s, size_t n)
 }
 
 /* Bytes that a JSON string may hold as they are: printable ASCII but for " and \\. */
-static bool json_plain(unsigned char c)
+static const unsigned char json_plain[256] = {
+    /* 00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 20 */ 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 30 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    /* 60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 80..ff: 0 */
+};
+
+/* True if each of the 8 bytes in w is plain (0x20..0x7f, not " or \\):
+ * the "byte below n" and "zero byte" tests of Bit Twiddling Hacks, which
+ * are exact as a whole, with the high bits ruling out 0x80..0xff. */
+static inline bool plain8(uint64_t w)
 {
-    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w) & high) == 0;
 }
 
-void report_json_string(strbuf_t *b, const char *str, size_t n)
+/* Writes s[i..n) escaped at o, which has room for it; returns the end. */
+static char *json_escape(char *o, const unsigned char *s, size_t i, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    const unsigned char *s = (const unsigned char *)str;
-    /* Worst case: six bytes out per byte in, plus the quotes. */
-    if (!strbuf_reserve(b, 6 * n + 2))
-        return;
-    char *o = b->data + b->len;
-    *o++ = '"';
-    for (size_t i = 0; i < n;) {
-        unsigned char c = s[i];
-        if (json_plain(c)) {
-            *o++ = (char)c;
-            i++;
-            continue;
+    bool tail_tried = n - i < 8;
+    for (;;) {
+        /* Runs of plain bytes: eight at a time, then one by one. */
+        uint64_t w;
+        while (n - i >= 8) {
+            memcpy(&w, s + i, 8);
+            if (!plain8(w))
+                break;
+            memcpy(o, &w, 8);
+            i += 8;
+            o += 8;
         }
+        if (n - i < 8 && !tail_tried) {
+            /* The last eight bytes, if all plain: those before i went out
+             * as the last i - (n - 8) bytes, one for one. */
+            tail_tried = true;
+            memcpy(&w, s + n - 8, 8);
+            if (plain8(w)) {
+                memcpy(o - (i - (n - 8)), &w, 8);
+                return o + (n - i);
+            }
+        }
+        while (i < n && json_plain[s[i]])
+            *o++ = (char)s[i++];
+        if (i == n)
+            return o;
+        unsigned char c = s[i];
         if (c >= 0x80) {
             size_t k = utf8_valid(s + i, n - i);
             if (k) {
@@ -161,6 +207,57 @@ void report_json_string(strbuf_t *b, const char *str, size_t n)
         }
         i++;
     }
+}
+
+/* plain8() for four bytes. */
+static inline bool plain4(uint32_t w)
+{
+    const uint32_t ones = 0x01010101u, high = 0x80808080u;
+    uint32_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w) & high) == 0;
+}
+
+void report_json_string(strbuf_t *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    /* Worst case: six bytes out per byte in, plus the quotes. */
+    if (!strbuf_reserve(b, 6 * n + 2))
+        return;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    /* Most strings are short and plain: 4 to 16 bytes as two words, which
+     * overlap unless n is 8 or 16. */
+    if (n >= 8 && n <= 16) {
+        uint64_t w0, w1;
+        memcpy(&w0, s, 8);
+        memcpy(&w1, s + n - 8, 8);
+        if (plain8(w0) && plain8(w1)) {
+            memcpy(o, &w0, 8);
+            memcpy(o + n - 8, &w1, 8);
+            o += n;
+        } else {
+            o = json_escape(o, s, 0, n);
+        }
+    } else if (n >= 4 && n < 8) {
+        uint32_t w0, w1;
+        memcpy(&w0, s, 4);
+        memcpy(&w1, s + n - 4, 4);
+        if (plain4(w0) && plain4(w1)) {
+            memcpy(o, &w0, 4);
+            memcpy(o + n - 4, &w1, 4);
+            o += n;
+        } else {
+            o = json_escape(o, s, 0, n);
+        }
+    } else if (n < 4) {
+        size_t i = 0;
+        while (i < n && json_plain[s[i]])
+            *o++ = (char)s[i++];
+        if (i < n)
+            o = json_escape(o, s, i, n);
+    } else {
+        o = json_escape(o, s, 0, n);
+    }
     *o++ = '"';
     b->len = (size_t)(o - b->data);
 }
@@ -170,84 +267,84 @@ static void json_cstr(strbuf_t *b, const char *s)
     if (s)
         report_json_string(b, s, strlen(s));
     else
-        strbuf_append(b, "null", 4);
+        PUT_LIT(b, "null");
 }
 
 static void json_ply(strbuf_t *b, int32_t ply)
 {
     if (ply < 0)
-        strbuf_append(b, "null", 4);
+        PUT_LIT(b, "null");
     else
         put_u64(b, (uint64_t)ply);
 }
 
 void report_json(strbuf_t *b, const arb_game *g, const char *file)
 {
-    strbuf_puts(b, "{\"file\":");
+    PUT_LIT(b, "{\"file\":");
     json_cstr(b, file);
-    strbuf_puts(b, ",\"game\":");
+    PUT_LIT(b, ",\"game\":");
     report_game_number(b, g->number);
-    strbuf_puts(b, ",\"line\":");
+    PUT_LIT(b, ",\"line\":");
     put_u64(b, g->where.line);
-    strbuf_puts(b, ",\"offset\":");
+    PUT_LIT(b, ",\"offset\":");
     put_u64(b, g->where.offset);
-    strbuf_puts(b, ",\"tags\":{");
+    PUT_LIT(b, ",\"tags\":{");
     for (size_t i = 0; i < g->ntags; i++) {
         if (i)
-            strbuf_append(b, ",", 1);
+            PUT_LIT(b, ",");
         report_json_string(b, g->tags[i].name, g->tags[i].name_len);
-        strbuf_append(b, ":", 1);
+        PUT_LIT(b, ":");
         report_json_string(b, g->tags[i].value, g->tags[i].value_len);
     }
-    strbuf_puts(b, "},\"status\":");
+    PUT_LIT(b, "},\"status\":");
     json_cstr(b, arb_status_name(g->status));
-    strbuf_puts(b, ",\"error\":");
+    PUT_LIT(b, ",\"error\":");
     if (g->has_error) {
-        strbuf_puts(b, "{\"line\":");
+        PUT_LIT(b, "{\"line\":");
         put_u64(b, g->error.line);
-        strbuf_puts(b, ",\"col\":");
+        PUT_LIT(b, ",\"col\":");
         put_u64(b, g->error.col);
-        strbuf_puts(b, ",\"ply\":");
+        PUT_LIT(b, ",\"ply\":");
         put_u64(b, g->error.ply);
-        strbuf_puts(b, ",\"move\":");
+        PUT_LIT(b, ",\"move\":");
         json_cstr(b, g->error.move[0] ? g->error.move : NULL);
-        strbuf_puts(b, ",\"message\":");
+        PUT_LIT(b, ",\"message\":");
         json_cstr(b, g->error.message);
-        strbuf_puts(b, "}");
+        PUT_LIT(b, "}");
     } else {
-        strbuf_puts(b, "null");
+        PUT_LIT(b, "null");
     }
-    strbuf_puts(b, ",\"plies\":");
+    PUT_LIT(b, ",\"plies\":");
     put_u64(b, g->plies);
-    strbuf_puts(b, ",\"result\":");
+    PUT_LIT(b, ",\"result\":");
     json_cstr(b, g->result);
-    strbuf_puts(b, ",\"marker\":");
+    PUT_LIT(b, ",\"marker\":");
     json_cstr(b, g->marker);
-    strbuf_puts(b, ",\"first\":{");
+    PUT_LIT(b, ",\"first\":{");
     for (int f = 0; f < ARB_FACT_COUNT; f++) {
         if (f)
-            strbuf_append(b, ",", 1);
+            PUT_LIT(b, ",");
         json_cstr(b, arb_fact_name((arb_fact)f));
-        strbuf_append(b, ":", 1);
+        PUT_LIT(b, ":");
         json_ply(b, g->first[f]);
     }
-    strbuf_puts(b, "},\"end\":");
+    PUT_LIT(b, "},\"end\":");
     if (g->has_end) {
-        strbuf_puts(b, "{\"reason\":");
+        PUT_LIT(b, "{\"reason\":");
         json_cstr(b, arb_fact_name(g->end_reason));
-        strbuf_puts(b, ",\"ply\":");
+        PUT_LIT(b, ",\"ply\":");
         json_ply(b, g->end_ply);
-        strbuf_puts(b, ",\"move\":");
+        PUT_LIT(b, ",\"move\":");
         json_cstr(b, g->end_move && g->end_move[0] ? g->end_move : NULL);
-        strbuf_puts(b, "}");
+        PUT_LIT(b, "}");
     } else {
-        strbuf_puts(b, "null");
+        PUT_LIT(b, "null");
     }
-    strbuf_puts(b, ",\"adjudicated\":");
+    PUT_LIT(b, ",\"adjudicated\":");
     json_cstr(b, g->adjudicated);
-    strbuf_puts(b, ",\"verdict\":");
+    PUT_LIT(b, ",\"verdict\":");
     json_cstr(b, arb_verdict_name(g->verdict));
-    strbuf_puts(b, "}\n");
+    PUT_LIT(b, "}\n");
 }
 
 const char *report_fact_words(arb_fact f)

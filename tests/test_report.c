@@ -218,6 +218,79 @@ START_TEST(json_string_invalid_utf8)
 }
 END_TEST
 
+/* The escaping rules one byte at a time, to check the word-at-a-time code. */
+static size_t ref_utf8(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static void ref_json(char *o, const unsigned char *s, size_t n)
+{
+    *o++ = '"';
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            size_t k = ref_utf8(s + i, n - i);
+            memcpy(o, k ? (const char *)s + i : FFFD, k ? k : 3);
+            o += k ? k : 3;
+            i += k ? k : 1;
+            continue;
+        }
+        if (c == '"' || c == '\\')
+            o += sprintf(o, "\\%c", c);
+        else if (c == '\n' || c == '\r' || c == '\t')
+            o += sprintf(o, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+        else if (c < 0x20)
+            o += sprintf(o, "\\u%04x", c);
+        else
+            *o++ = (char)c;
+        i++;
+    }
+    *o++ = '"';
+    *o = '\0';
+}
+
+START_TEST(json_string_every_length_and_place)
+{
+    /* Plain runs are copied a word at a time: put each kind of byte at
+     * each place of strings of every length up to a few words. */
+    static const char *const odd[] = { "\"", "\\", "\n", "\x01", "\x1f", "\x7f", " ", "\x80", "\xC3\xA9",
+                                       "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xE2\x82", "\xFF" };
+    unsigned char in[48];
+    char want[48 * 6 + 3];
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+            size_t m = strlen(odd[k]);
+            for (size_t at = 0; at + m <= n || (at == 0 && n == 0); at++) {
+                for (size_t i = 0; i < n; i++)
+                    in[i] = (unsigned char)('a' + i % 26);
+                if (at + m <= n)
+                    memcpy(in + at, odd[k], m);
+                ref_json(want, in, n);
+                json_str_at(TU_WHERE, (const char *)in, n, want);
+                if (n == 0)
+                    break;
+            }
+        }
+    }
+}
+END_TEST
+
 /* ---- strbuf ---- */
 
 START_TEST(strbuf_growth)
@@ -1040,6 +1113,7 @@ int main(void)
     TU_CASE(s, json_string_escapes, 60);
     TU_CASE(s, json_string_valid_utf8, 60);
     TU_CASE(s, json_string_invalid_utf8, 60);
+    TU_CASE(s, json_string_every_length_and_place, 60);
     TU_CASE(s, strbuf_growth, 120);
     TU_CASE(s, json_record_without_error_and_end, 60);
     TU_CASE(s, json_record_with_error_and_end, 60);
