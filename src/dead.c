@@ -2,24 +2,27 @@
  * flag falls against a side that cannot mate (FIDE 6.9).
  *
  * The question is a helpmate: both sides cooperate.  dead_can_win() runs
- * stages from cheap to dear and stops at the first that decides:
+ * stages from cheap to dear and stops at the first that decides (numbered
+ * as dead_stats_t reports them, in the order they run):
  *
  *   1. the position itself: already mate, stalemate, or material that can
  *      never mate whatever the opponent lends as blockers;
- *   2. a local helpmate search: the mate happens around the loser's king
- *      where it stands, which suits positions full of pieces;
- *   3. a corner helpmate search: the loser's king walks into a corner, the
- *      winner's pieces follow, which suits endgames;
  *   4. a semi-static pass: which pieces can never move (pawns locked by
  *      pawns), where every piece could ever stand, and whether a mate could
  *      ever be put together on a square the loser's king can reach;
+ *   7. the semi-static pass after each legal move (it stops at the first
+ *      move it cannot prove, so it costs one pass where a mate is near);
+ *   2. a local helpmate search: the mate happens around the loser's king
+ *      where it stands, which suits positions full of pieces (with seven
+ *      pieces or fewer, a short one that only finds short mates);
+ *   3. a corner helpmate search: the loser's king walks into a corner, the
+ *      winner's pieces follow, which suits endgames;
  *   5. the corner search by iterative deepening, within half the budget;
  *   6. a breadth-first exhaustion of every reachable position, dropping
  *      those the semi-static pass proves, within the rest (with locked
  *      pawns, where few positions are reachable, the exhaustion goes first
  *      with a fifth of the budget, then the deepening towards the corner on
- *      the loser's side and then towards the one on the winner's side);
- *   7. the semi-static pass after each legal move.
+ *      the loser's side and then towards the one on the winner's side).
  * The searches of stages 2, 3 and 5 prove unwinnability too when they end
  * without cutting anything off: they have then seen every position that
  * can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
@@ -575,6 +578,8 @@ enum dead_answer dead_quick(const board_t *b, int color)
 #define BLOCKED_ID_SHARE 65     /* deepening to 65, deepening to the other corner */
 #define ID_TT_START (4 * ITER_NODES) /* table entries the deepening starts with ... */
 #define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
+#define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
+#define SPARSE_LOCAL_NODES 300UL /* for a short mate only */
 #define PROBE_DEPTH 9           /* plies of forced lines dead_probe() follows */
 #define PROBE_NODES 2000UL
 
@@ -592,7 +597,8 @@ typedef struct tt_entry {
 
 struct dead_search {
     tables_t T;
-    tt_entry_t *tt;
+    bool tables_ready;       /* T is made (prepare()) */
+    tt_entry_t *tt;          /* made by prepare() at the first dead_can_win() call */
     size_t tt_mask;          /* entries - 1; 4-entry buckets */
     size_t tt_used;          /* entries - 1 of the part in use: a search of a few thousand
                                 nodes stays in cache instead of missing on every probe */
@@ -605,6 +611,7 @@ struct dead_search {
     bool local;              /* local mode (classify_local), else corner mode */
     bool other_side;         /* corner mode: the corner on the winner's side of the board */
     int winner;              /* colour whose mate is sought */
+    int root_lk;             /* the loser's king square at the start of the call */
     int max_depth;           /* plies of the current iteration, before rewards */
     int mate_len;
     int stage;
@@ -627,16 +634,28 @@ dead_search_t *dead_search_new(size_t node_budget)
     size_t entries = 4096;
     while (entries < s->budget && entries < ((size_t)1 << 19))
         entries *= 2;
-    s->tt = calloc(entries, sizeof *s->tt);
     s->frames = malloc((MAX_PLY + 1) * sizeof *s->frames);
-    if (!s->tt || !s->frames) {
+    if (!s->frames) {
         dead_search_free(s);
         return NULL;
     }
     s->tt_mask = entries - 1;
     s->gen = 1;
-    tables_init(&s->T);
     return s;
+}
+
+/* The tables and the transposition table are made at the first call that
+ * needs them: a replay makes a handle per file and asks it nothing in most
+ * files.  False if the table cannot be allocated. */
+static bool prepare(dead_search_t *s, bool need_tt)
+{
+    if (!s->tables_ready) {
+        tables_init(&s->T);
+        s->tables_ready = true;
+    }
+    if (need_tt && !s->tt)
+        s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
+    return !need_tt || s->tt;
 }
 
 void dead_search_free(dead_search_t *s)
@@ -714,22 +733,43 @@ static bool need_loser_promotion(const dpos_t *p, int w)
     return false;
 }
 
-/* Where a piece should head for the mate the search aims at: a corner on
- * the loser's side, dark when the winner has a dark bishop (or no bishop
- * while the loser has a light one), else light.  The loser's king goes into
- * the corner, its other pieces next to it; the winner's king two squares
- * in front of it, its other pieces to the corner. */
-static int mate_target(const dpos_t *p, int w, bool king, bool winners_turn, bool other_side)
+/* The corner the search aims at: on the loser's side (the winner's last
+ * rank), dark when the winner has a dark bishop (or no bishop while the
+ * loser has a light one), else light.  Without any bishop the colour is
+ * free: the corner nearest the loser's king at the start of the call (lk),
+ * the loser's side first on a tie.  other_side: the corner of the same
+ * colour on the other side. */
+static int mate_corner(const dpos_t *p, int w, int lk, bool other_side)
 {
-    bool dark = (p->pc[w][BISHOP] & DARK_BB) || (!p->pc[w][BISHOP] && (p->pc[!w][BISHOP] & LIGHT_BB));
-    int t = winners_turn ? (king ? 47 /* h6 */ : 63 /* h8 */) : (king ? 63 : 62 /* g8 */);
-    if (!dark)
-        t ^= 7;  /* a-file: a8 is light */
-    if (w == BLACK)
-        t ^= 63; /* the first rank: h8 -> a1, a8 -> h1 */
-    if (other_side)
-        t ^= 63; /* the corner of the same colour on the winner's side */
-    return t;
+    int c;
+    if (!(p->pc[WHITE][BISHOP] | p->pc[BLACK][BISHOP])) {
+        static const int corners[4] = {63, 56, 7, 0}; /* h8 a8 h1 a1 */
+        int first = w == WHITE ? 0 : 2;
+        c = corners[first];
+        for (int i = 0; i < 4; i++) {
+            int k = corners[(first + i) & 3];
+            if (king_dist(lk, k) < king_dist(lk, c))
+                c = k;
+        }
+    } else {
+        bool dark = (p->pc[w][BISHOP] & DARK_BB) || (!p->pc[w][BISHOP] && (p->pc[!w][BISHOP] & LIGHT_BB));
+        c = dark ? 63 : 56; /* h8 is dark, a8 light */
+        if (w == BLACK)
+            c ^= 63;        /* the first rank: h8 -> a1, a8 -> h1 */
+    }
+    return other_side ? c ^ 63 : c;
+}
+
+/* Where a piece should head for the mate in the corner c: the loser's king
+ * goes into the corner, its other pieces next to it along the edge rank;
+ * the winner's king two squares in front of it, its other pieces to the
+ * corner. */
+static int mate_target(int c, bool king, bool winners_turn)
+{
+    int dr = sq_rank(c) == 7 ? -8 : 8, df = sq_file(c) == 7 ? -1 : 1;
+    if (winners_turn)
+        return king ? c + 2 * dr : c;
+    return king ? c : c + df;
 }
 
 static bool goes_to(const tables_t *T, dmove_t m, int target, int type, bool bishops)
@@ -780,8 +820,9 @@ static void classify_corner(const dead_search_t *s, const dpos_t *p, const dmove
     const int w = s->winner;
     const bool winners_turn = p->stm == w;
     const bool need_promo = !winners_turn && need_loser_promotion(p, w);
-    const int king_target = mate_target(p, w, true, winners_turn, s->other_side);
-    const int piece_target = mate_target(p, w, false, winners_turn, s->other_side);
+    const int corner = mate_corner(p, w, s->root_lk, s->other_side);
+    const int king_target = mate_target(corner, true, winners_turn);
+    const int piece_target = mate_target(corner, false, winners_turn);
     for (int i = 0; i < n; i++) {
         dmove_t m = moves[i];
         int from = MV_FROM(m), type = PIECE_TYPE(p->sq[from]);
@@ -1513,27 +1554,42 @@ static enum dead_answer analyse(dead_search_t *s)
     if (material_cannot_win(root, w))
         return DEAD_UNWINNABLE;
 
-    /* A search that ends without cutting anything has seen every position
-     * reachable (the table only skips positions already searched with as
-     * many plies left): no mate is a proof. */
-    s->stage = 2;
-    tt_new_generation(s, LOCAL_NODES);
-    if (run_search(s, LOCAL_DEPTH, LOCAL_NODES, s->budget, true, true))
-        return DEAD_WINNABLE;
-    if (!s->interrupted)
-        return DEAD_UNWINNABLE;
-
-    s->stage = 3;
-    tt_new_generation(s, QUICK_NODES);
-    if (run_search(s, 2, QUICK_NODES, s->budget, true, false))
-        return DEAD_WINNABLE;
-    if (!s->interrupted)
-        return DEAD_UNWINNABLE;
-
+    /* The semi-static pass, on the position and then after each legal
+     * move: a few passes cost less than the searches, and in the replay's
+     * question (a flag fall, Article 6.9) they are what proves. */
     s->stage = 4;
     enum dead_answer a = semi_static(s, 0);
     if (a != DEAD_UNDETERMINED)
         return a;
+    s->stage = 7;
+    for (int i = 0; i < n; i++) {
+        s->path[0] = s->frames[0].moves[i];
+        do_move(T, root, s->frames[0].moves[i], &s->frames[1].pos);
+        a = semi_static(s, 1);
+        if (a == DEAD_WINNABLE)
+            return a;
+        if (a != DEAD_UNWINNABLE)
+            break;
+        if (i == n - 1)
+            return DEAD_UNWINNABLE;
+    }
+
+    /* A search that ends without cutting anything has seen every position
+     * reachable (the table only skips positions already searched with as
+     * many plies left): no mate is a proof.  With few pieces on the board
+     * the mate is rarely where the loser's king stands: the local search
+     * only looks for a short mate before the corner search. */
+    bool sparse = popcnt(root->occ) <= SPARSE_PIECES;
+    for (int k = 0; k < 2; k++) {
+        bool local = k == 0;
+        s->stage = local ? 2 : 3;
+        unsigned long nodes = !local ? QUICK_NODES : sparse ? SPARSE_LOCAL_NODES : LOCAL_NODES;
+        tt_new_generation(s, nodes);
+        if (run_search(s, local ? LOCAL_DEPTH : 2, nodes, s->budget, true, local))
+            return DEAD_WINNABLE;
+        if (!s->interrupted)
+            return DEAD_UNWINNABLE;
+    }
 
     /* Locked pawns: the positions reachable are often few, so the
      * exhaustion goes first, then the deepening towards either corner.
@@ -1562,20 +1618,6 @@ static enum dead_answer analyse(dead_search_t *s)
             return a;
     }
 
-    /* Every move leads to a position the semi-static pass proves. */
-    s->stage = 7;
-    n = gen_legal(T, root, s->frames[0].moves);
-    for (int i = 0; i < n; i++) {
-        s->path[0] = s->frames[0].moves[i];
-        do_move(T, root, s->frames[0].moves[i], &s->frames[1].pos);
-        a = semi_static(s, 1);
-        if (a == DEAD_WINNABLE)
-            return a;
-        if (a != DEAD_UNWINNABLE)
-            break;
-        if (i == n - 1)
-            return DEAD_UNWINNABLE;
-    }
     s->stage = 0;
     return DEAD_UNDETERMINED;
 }
@@ -1584,11 +1626,16 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
                               int line_cap, int *line_len)
 {
     assert(color == WHITE || color == BLACK);
+    if (line_len)
+        *line_len = 0;
+    if (!prepare(s, true))
+        return DEAD_UNDETERMINED;
     s->winner = color;
     s->other_side = false;
     s->mate_len = 0;
     memset(s->ss_failed, 0, sizeof s->ss_failed);
     dpos_from_board(&s->T, b, &s->frames[0].pos);
+    s->root_lk = s->frames[0].pos.ksq[!color];
     enum dead_answer a = analyse(s);
     if (a != DEAD_WINNABLE)
         s->mate_len = 0;
@@ -1714,6 +1761,7 @@ static bool open_file_for_heavy(const dpos_t *p, int w)
 enum dead_answer dead_probe(dead_search_t *s, const board_t *b, int color)
 {
     assert(color == WHITE || color == BLACK);
+    prepare(s, false);
     const tables_t *T = &s->T;
     dpos_t *root = &s->frames[0].pos;
     s->winner = color;

@@ -319,6 +319,30 @@ START_TEST(budget_and_reuse)
 }
 END_TEST
 
+/* The replay's handle (a few thousand nodes): a knight mates against the
+ * pawn's promotion square, the corner nearest the loser's king; a mate in
+ * one stays one move long with few pieces; a handle first asked by
+ * dead_probe() makes its table at the first dead_can_win(). */
+START_TEST(small_budget_endgames)
+{
+    board_t b;
+    move_t line[LINE_CAP];
+    int len = -1;
+    char why[256];
+    dead_search_t *s = dead_search_new(5000);
+    ck_assert(s != NULL);
+    TU_FEN(&b, "8/8/8/p7/1k6/2N5/2K5/8 b - - 0 1");
+    ck_assert_int_eq(dead_probe(s, &b, WHITE), DEAD_UNDETERMINED);
+    ck_assert_int_eq(dead_can_win(s, &b, WHITE, line, LINE_CAP, &len), DEAD_WINNABLE);
+    ck_assert_msg(!replay_line(&b, WHITE, line, len, why, sizeof why), "%s", why);
+    TU_FEN(&b, "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1");
+    ck_assert_int_eq(dead_can_win(s, &b, WHITE, line, LINE_CAP, &len), DEAD_WINNABLE);
+    ck_assert_int_eq(len, 1);
+    ck_assert_msg(!replay_line(&b, WHITE, line, len, why, sizeof why), "%s", why);
+    dead_search_free(s);
+}
+END_TEST
+
 /* ---- the D3-Chess test vector, a subset ---------------------------------- */
 
 /* Every 6th position of the D3-Chess test vector (tests/data/SOURCES.md):
@@ -397,6 +421,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, open_positions, 30);
     TU_CASE(s, quick_filter, 30);
     TU_CASE(s, budget_and_reuse, 30);
+    TU_CASE(s, small_budget_endgames, 30);
     TU_CASE(s, vector_subset, 600);
     return s;
 }
