@@ -437,7 +437,25 @@ static inline int discovered(const board_t *b, int ksq, int v, int by)
     return -1;
 }
 
-void board_make_move(const board_t *from, move_t m, board_t *to)
+/* The en passant part of a successor: after a double step, is the capture
+ * legal (FIDE 9.2.3)?  Returns the key with the file added if so. */
+static uint64_t settle_ep(board_t *to, uint64_t key)
+{
+    int them = to->stm;
+    /* Only worth the full test when an enemy pawn stands beside the pawn. */
+    int pawn_sq = to->ep + (them == WHITE ? -16 : 16);
+    uint8_t theirs = PIECE(them, PAWN);
+    if ((!SQ_OFFBOARD(pawn_sq - 1) && to->sq[pawn_sq - 1] == theirs) ||
+        (!SQ_OFFBOARD(pawn_sq + 1) && to->sq[pawn_sq + 1] == theirs)) {
+        to->ep_legal = movegen_ep_capture_legal(to);
+        if (to->ep_legal)
+            key ^= zobrist_ep[SQ_FILE(to->ep)];
+    }
+    return key;
+}
+
+/* board_make_move() for any move: castling, en passant and promotion too. */
+static void make_general(const board_t *from, move_t m, board_t *to)
 {
     *to = *from;
     int us = from->stm, them = !us;
@@ -529,17 +547,66 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     if (us == BLACK)
         to->fullmove++;
     to->ep_legal = false;
-    if (to->ep != SQ_NONE) {
-        /* Only worth the full test when an enemy pawn stands beside the pawn. */
-        int pawn_sq = to->ep + (them == WHITE ? -16 : 16);
-        uint8_t theirs = PIECE(them, PAWN);
-        if ((!SQ_OFFBOARD(pawn_sq - 1) && to->sq[pawn_sq - 1] == theirs) ||
-            (!SQ_OFFBOARD(pawn_sq + 1) && to->sq[pawn_sq + 1] == theirs)) {
-            to->ep_legal = movegen_ep_capture_legal(to);
-            if (to->ep_legal)
-                key ^= zobrist_ep[SQ_FILE(to->ep)];
-        }
+    if (to->ep != SQ_NONE)
+        key = settle_ep(to, key);
+    to->key = key;
+}
+
+void board_make_move(const board_t *from, move_t m, board_t *to)
+{
+    if ((m.flags & (MOVE_CASTLE | MOVE_EP)) || m.promo) {
+        make_general(from, m, to);
+        return;
     }
+    /* One man moves from f to t, taking whatever stands there. */
+    *to = *from;
+    int us = from->stm, them = !us, f = m.from, t = m.to;
+    uint8_t pc = from->sq[f], victim = from->sq[t];
+    uint64_t key = from->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
+    if (from->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(from->ep)];
+    to->sq[f] = EMPTY;
+    to->sq[t] = pc;
+    uint64_t tbit = 1ULL << SQ64(t);
+    if (HAS_MEN(pc))
+        to->men[MEN_INDEX(pc)] ^= (1ULL << SQ64(f)) | tbit;
+    unsigned halfmove = from->halfmove + (from->halfmove != UINT16_MAX);
+    if (victim != EMPTY) {
+        key ^= zobrist_piece[victim][t];
+        to->count[victim]--;
+        if (HAS_MEN(victim))
+            to->men[MEN_INDEX(victim)] ^= tbit;
+        halfmove = 0;
+    }
+    to->ep = SQ_NONE;
+    to->ep_legal = false;
+    if (PIECE_TYPE(pc) == PAWN) {
+        halfmove = 0;
+        if (m.flags & MOVE_DOUBLE)
+            to->ep = (uint8_t)((f + t) / 2);
+    } else if (PIECE_TYPE(pc) == KING) {
+        to->king[us] = (uint8_t)t;
+        drop_rights_of(to, us);
+    }
+    to->halfmove = (uint16_t)halfmove;
+    /* Castling rooks stand on the first or last rank. */
+    if (to->castle && (!(f & 0x70) || (f & 0x70) == 0x70 || !(t & 0x70) || (t & 0x70) == 0x70)) {
+        drop_rights_on(to, f);
+        drop_rights_on(to, t);
+    }
+    if (to->castle != from->castle)
+        key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle];
+
+    /* Check: from the man that landed, or uncovered on a line through f. */
+    int ksq = to->king[them];
+    int c1 = piece_attacks(to, t, ksq) ? t : -1, c2 = discovered(to, ksq, f, us);
+    to->in_check = c1 >= 0 || c2 >= 0;
+    to->checker = (uint8_t)(c1 < 0 ? (c2 < 0 ? SQ_NONE : c2) : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
+    to->stm = (uint8_t)them;
+    if (us == BLACK)
+        to->fullmove++;
+    if (to->ep != SQ_NONE)
+        key = settle_ep(to, key);
     to->key = key;
 }
 

@@ -132,7 +132,7 @@ bool movegen_is_legal(const board_t *b, move_t m)
     return !attacked(b, s, b->king[us], !us, -1, (m.flags & MOVE_CAPTURE) ? m.to : -1);
 }
 
-bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
+bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check)
 {
     if ((m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
         return movegen_is_legal(b, m);

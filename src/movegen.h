@@ -30,7 +30,16 @@ bool movegen_is_legal(const board_t *b, move_t m);
  * (b->in_check): a move other than a king move or en passant is legal
  * unless it leaves the line of a pin, found with one ray walk, or leaves
  * the check (b->checker) standing. */
-bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check);
+bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
+static inline bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
+{
+    /* Most moves, answered here: out of check, a man off every line
+     * through its king cannot be pinned (the king itself sits on none). */
+    if (!in_check && !(m.flags & (MOVE_EP | MOVE_CASTLE)) && !board_line_step(b->king[b->stm], m.from) &&
+        m.from != b->king[b->stm])
+        return true;
+    return movegen_is_legal_known_full(b, m, in_check);
+}
 
 /* True if the side to move has a legal en passant capture on b->ep. */
 bool movegen_ep_capture_legal(const board_t *b);

@@ -325,60 +325,60 @@ static int window_push(rules_t *r, uint64_t key, int stm)
 
 int rules_play(rules_t *r, move_t m)
 {
-    if (r->legality_only) {
-        board_t *next = r->before;
-        if (m.flags & MOVE_NULL)
-            board_make_null(r->pos, next);
-        else
-            board_make_move(r->pos, m, next);
-        r->before = r->pos;
-        r->pos = next;
-        r->ply++;
-        return 0;
-    }
     /* The common ply settles by the proof alone, without a call: see settle(). */
-    if (r->pending && r->remarkable)
-        settle(r, true);
-    const board_t *b = r->pos;
-    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
+    if (r->remarkable) {
+        if (!r->legality_only && r->pending)
+            settle(r, true);
+        r->remarkable = false;
+    }
     /* The new position goes into the other board; the old one stays as `before`. */
-    board_t *next = r->before;
+    board_t *b = r->pos, *next = r->before;
     if (m.flags & MOVE_NULL)
         board_make_null(b, next);
     else
         board_make_move(b, m, next);
-    r->before = r->pos;
+    r->before = b;
     r->pos = next;
-    /* python-chess is_irreversible(): a zeroing move, a move that changes
-     * castling rights, or any move from a position with a legal en passant. */
-    bool irreversible = zeroing || next->castle != b->castle || b->ep_legal;
-    r->last = m;
     r->ply++;
+    if (r->legality_only)
+        return 0;
+    r->last = m;
     r->pending = true;
-    r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
-    r->pawns_changed = zeroing;
-    if (zeroing && !material_matters(r, next, m.to)) {
-        /* Nothing to judge: settle() would find what it found before (a
-         * proof once made is kept, and was noted when made). */
-        r->insufficient = false;
-        r->material_changed = r->pawns_changed = false;
+
+    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
+    bool remarkable = next->halfmove >= 99;
+    if (zeroing) {
+        r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
+        r->pawns_changed = true;
+        if (material_matters(r, next, m.to)) {
+            remarkable = true;
+        } else {
+            /* Nothing to judge: settle() would find what it found before (a
+             * proof once made is kept, and was noted when made). */
+            r->insufficient = false;
+            r->material_changed = r->pawns_changed = false;
+        }
     }
-    if (irreversible) {
-        r->nkeys = 0;
-        r->twice[WHITE] = r->twice[BLACK] = false;
-        memset(r->bloom, 0, sizeof r->bloom);
-    }
-    /* Once fivefold is known, threefold is too: repetitions need no more counting. */
-    if (r->first[FACT_FIVEFOLD] >= 0) {
-        r->keys[0] = next->key;
+
+    /* python-chess is_irreversible(): a zeroing move, a move that changes
+     * castling rights, or any move from a position with a legal en passant.
+     * The window then starts afresh with this position alone; so it does
+     * once fivefold is known, for then threefold is too and repetitions
+     * need no more counting. */
+    uint64_t key = next->key;
+    if (zeroing || next->castle != b->castle || b->ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
+        r->keys[0] = key;
         r->seen[0] = 1;
         r->nkeys = 1;
-    } else if (window_push(r, next->key, next->stm) < 0) {
-        return -1;
+        r->twice[WHITE] = r->twice[BLACK] = false;
+        memset(r->bloom, 0, sizeof r->bloom);
+        r->bloom[key >> 62] = 1ULL << ((key >> 56) & 63);
+    } else {
+        if (window_push(r, key, next->stm) < 0)
+            return -1;
+        remarkable = remarkable || r->seen[r->nkeys - 1] >= 3 || r->twice[!next->stm];
     }
-    /* What settle() will look at beyond the proof (its first test). */
-    r->remarkable = r->material_changed || r->pawns_changed || next->halfmove >= 99 ||
-                    r->seen[r->nkeys - 1] >= 3 || r->twice[!next->stm];
+    r->remarkable = remarkable;
     return 0;
 }
 

@@ -666,7 +666,50 @@ START_TEST(test_counts_random_games)
             }
             ck_assert_int_eq(b.sq[b.king[WHITE]], PIECE(WHITE, KING));
             ck_assert_int_eq(b.sq[b.king[BLACK]], PIECE(BLACK, KING));
+            /* The square sets and the checker follow the board too. */
+            uint64_t men[8] = {0};
+            for (int sq = 0; sq < 128; sq++)
+                if (!SQ_OFFBOARD(sq) && HAS_MEN(b.sq[sq]))
+                    men[MEN_INDEX(b.sq[sq])] |= 1ULL << SQ64(sq);
+            for (int i = 0; i < 8; i++) {
+                char fen[128];
+                ck_assert_msg(men[i] == b.men[i], "men[%d] is stale: %s", i, tu_fen_out(&b, fen));
+            }
+            board_t fresh;
+            char fen[128];
+            TU_FEN(&fresh, tu_fen_out(&b, fen));
+            ck_assert_msg(fresh.in_check == b.in_check && fresh.checker == b.checker,
+                          "check %d/%d, checker %d/%d after a move: %s", b.in_check, fresh.in_check, b.checker,
+                          fresh.checker, fen);
         }
+    }
+}
+END_TEST
+
+/* The checker: the one man giving check, none in double check. */
+START_TEST(test_checker)
+{
+    static const struct {
+        const char *fen, *moves;
+        int checker;
+    } cases[] = {
+        {"4k3/8/8/8/8/5n2/8/4K3 w - - 0 1", "", SQ(5, 2)},
+        {"4k3/8/8/8/1b6/8/8/4K3 w - - 0 1", "", SQ(1, 3)},
+        {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "", SQ_NONE},
+        {"4k3/4r3/8/8/8/5n2/8/4K3 w - - 0 1", "", SQ_NONE}, /* double check */
+        /* discovered double check: the knight checks and uncovers the rook */
+        {"4k3/8/8/8/4N3/8/8/K3R3 w - - 0 1", "Nf6+", SQ_NONE},
+        /* discovered check alone */
+        {"4k3/8/8/8/4N3/8/8/K3R3 w - - 0 1", "Nc3+", SQ(4, 0)},
+        /* en passant uncovering one rank twice: one checker */
+        {"8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 2", "exd6+", SQ(0, 4)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        board_t b;
+        TU_FEN(&b, cases[i].fen);
+        TU_PLAY(&b, cases[i].moves);
+        ck_assert_msg(b.checker == cases[i].checker, "%s %s: checker %d, want %d", cases[i].fen, cases[i].moves,
+                      b.checker, cases[i].checker);
     }
 }
 END_TEST
@@ -770,6 +813,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_counts_random_games, 60);
     TU_CASE(s, test_null_move, 10);
     TU_CASE(s, test_in_check, 10);
+    TU_CASE(s, test_checker, 10);
     TU_CASE(s, test_to_fen_small_buffer, 10);
     return s;
 }

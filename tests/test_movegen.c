@@ -205,6 +205,19 @@ START_TEST(test_moves_distinct_and_safe)
             int n = movegen_legal(&b, list);
             ck_assert_msg(movegen_has_legal(&b) == (n > 0), "movegen_has_legal %d but %d moves in %s",
                           movegen_has_legal(&b), n, tu_fen_out(&b, fen));
+            /* The pseudo-legal list holds the legal one, and the known-check
+             * test agrees with the full one on every entry. */
+            move_t pseudo[MAX_MOVES];
+            int np = movegen_pseudo(&b, pseudo), legal = 0;
+            for (int i = 0; i < np; i++) {
+                bool ok = movegen_is_legal(&b, pseudo[i]);
+                ck_assert_msg(movegen_is_legal_known(&b, pseudo[i], b.in_check) == ok,
+                              "movegen_is_legal_known disagrees on %s in %s", tu_move_str(pseudo[i], ms),
+                              tu_fen_out(&b, fen));
+                legal += ok;
+            }
+            ck_assert_msg(legal == n, "%d legal among the pseudo-legal moves, %d listed in %s", legal, n,
+                          tu_fen_out(&b, fen));
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < i; j++)
                     ck_assert_msg(!tu_move_eq(list[i], list[j]), "%s listed twice in %s", tu_move_str(list[i], ms),

@@ -373,6 +373,11 @@ START_TEST(test_format_parse_round_trip)
                     ck_assert_msg((last == '#') == mate && (last == '+') == (check && !mate),
                                   "\"%s\": check %d mate %d after %s in %s", text, check, mate,
                                   tu_move_str(list[i], ms), tu_fen_out(&b, fen));
+                    /* the same text from a caller that knows the position after */
+                    char known[32];
+                    size_t klen = san_format_known(&b, list[i], check, !mate, known);
+                    ck_assert_msg(klen == len && strcmp(known, text) == 0, "san_format_known gave \"%s\", not \"%s\"",
+                                  known, text);
                     checked++;
                 }
                 board_make_move(&b, list[tu_rand(&seed) % (uint64_t)n], &next);
