@@ -876,7 +876,7 @@ static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
         .len = nag ? 0 : n,
         .nag = nag,
     };
-    lx->p = q;
+    lx->p = q + (*q == ' '); /* the usual blank after it, skipped now */
     return kind;
 }
 
