@@ -50,6 +50,7 @@ struct arb_reader {
     arb_tag *tags;
     size_t ntags, tags_cap;
     size_t known[K_COUNT];       /* index in refs of the first tag of each kind, NO_TAG if none */
+    uint64_t names_seen[4];      /* bit name_bit() of each tag name kept: most new names miss */
     char *arena;
     size_t arena_len, arena_cap;
     int depth;                   /* variation nesting */
@@ -172,6 +173,7 @@ static void game_reset(arb_reader *r)
     r->ntags = 0;
     for (int k = 0; k < K_COUNT; k++)
         r->known[k] = NO_TAG;
+    memset(r->names_seen, 0, sizeof r->names_seen);
     r->arena_len = 0;
     r->depth = 0;
     r->setup_done = r->replaying = false;
@@ -189,29 +191,46 @@ static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
     r->state = s;
 }
 
-static size_t arena_put(arb_reader *r, const char *s, size_t n)
+/* Keeps a[0..an) and b[0..bn), each with a NUL after it, side by side;
+ * returns where a went, SIZE_MAX if out of memory. */
+static size_t arena_put2(arb_reader *r, const char *a, size_t an, const char *b, size_t bn)
 {
-    if (r->arena_len + n + 1 > r->arena_cap) {
+    size_t need = an + bn + 2;
+    if (r->arena_len + need > r->arena_cap) {
         size_t cap = r->arena_cap ? r->arena_cap : 4096;
-        while (cap < r->arena_len + n + 1)
+        while (cap < r->arena_len + need)
             cap *= 2;
-        char *a = realloc(r->arena, cap);
-        if (!a) {
+        char *p = realloc(r->arena, cap);
+        if (!p) {
             r->oom = true;
             return SIZE_MAX;
         }
-        r->arena = a;
+        r->arena = p;
         r->arena_cap = cap;
     }
+    char *o = r->arena + r->arena_len;
+    memcpy(o, a, an);
+    o[an] = '\0';
+    memcpy(o + an + 1, b, bn);
+    o[an + 1 + bn] = '\0';
     size_t at = r->arena_len;
-    memcpy(r->arena + at, s, n);
-    r->arena[at + n] = '\0';
-    r->arena_len += n + 1;
+    r->arena_len += need;
     return at;
+}
+
+/* A bit of names_seen[] for a tag name (0..255), from its length and its
+ * first and last bytes. */
+static unsigned name_bit(const char *name, size_t len)
+{
+    unsigned char a = len ? (unsigned char)name[0] : 0, z = len ? (unsigned char)name[len - 1] : 0;
+    return (unsigned)(len * 31u + a * 7u + z) & 255u;
 }
 
 static bool tag_known(const arb_reader *r, const char *name, size_t len)
 {
+    unsigned bit = name_bit(name, len);
+    if (!(r->names_seen[bit >> 6] >> (bit & 63) & 1))
+        return false;
     for (size_t i = 0; i < r->ntags; i++)
         if (r->refs[i].name_len == len && memcmp(r->arena + r->refs[i].name, name, len) == 0)
             return true;
@@ -258,10 +277,12 @@ static void tag_add(arb_reader *r, const lex_token_t *t)
         r->tags = tags;
         r->tags_cap = cap;
     }
-    size_t n = arena_put(r, t->text, t->len);
-    size_t v = arena_put(r, t->value, t->value_len);
-    if (n == SIZE_MAX || v == SIZE_MAX)
+    size_t n = arena_put2(r, t->text, t->len, t->value, t->value_len);
+    if (n == SIZE_MAX)
         return;
+    size_t v = n + t->len + 1;
+    unsigned bit = name_bit(t->text, t->len);
+    r->names_seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
     enum known k = tag_kind(t->text, t->len);
     if (k != K_OTHER && r->known[k] == NO_TAG)
         r->known[k] = r->ntags;
