@@ -258,6 +258,23 @@ static bool swap_reads_same(const rewriter_t *w, const arb_game *g, uint64_t fro
     san_syntax_t s;
     if (whole && san_parse(new, nn, &s) == 0)
         return false;
+    /* It must stay one word: in "-*-" the tokenizer reads a marker and a
+     * word after it, which would start another game. */
+    lexer_t *lx = lex_new();
+    if (!lx)
+        return false;
+    lex_feed(lx, new, nn);
+    lex_finish(lx);
+    lex_token_t t;
+    int words = 0;
+    bool one = true;
+    while (lex_next(lx, &t) != TOK_EOF) {
+        words++;
+        one = one && t.kind == TOK_SYMBOL && t.offset == 0 && t.end == nn;
+    }
+    lex_free(lx);
+    if (words != 1 || !one)
+        return false;
     size_t po[8][3], pn[8][3];
     int ko = scan_pieces(old, on, po, 8), kn = scan_pieces(new, nn, pn, 8);
     if (ko != kn || kn == 0 || pn[kn - 1][0] != SCAN_RESULT || pn[kn - 1][1] != left || pn[kn - 1][2] != tl)
