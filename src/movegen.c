@@ -297,8 +297,71 @@ int movegen_legal(const board_t *b, move_t out[MAX_MOVES])
     return n;
 }
 
+/* movegen_has_legal() in check: a king step, or a man that takes the one
+ * checker or steps between it and the king (a legal en passant capture is
+ * known already: b->ep_legal). */
+static bool has_legal_in_check(const board_t *b)
+{
+    int us = b->stm, them = !us, k = b->king[us];
+    for (int i = 0; i < 8; i++) {
+        int t = k + king_steps[i];
+        if (SQ_OFFBOARD(t) || (b->sq[t] != EMPTY && PIECE_COLOR(b->sq[t]) == us))
+            continue;
+        if (!attacked(b, b->sq, t, them, k, t))
+            return true;
+    }
+    int c = b->checker;
+    if (c == SQ_NONE)
+        return false; /* double check */
+    if (b->ep_legal)
+        return true;
+    int dc = board_line_step(k, c), up = us == WHITE ? 16 : -16;
+    uint8_t pawn = PIECE(us, PAWN);
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
+    uint64_t ours = men[0] | men[1] | men[2] | men[3];
+    for (int t = dc ? k + dc : c;; t += dc) {
+        bool capture = t == c;
+        if (capture) {
+            for (int side = -1; side <= 1; side += 2) {
+                int f = t - up + side;
+                if (!SQ_OFFBOARD(f) && b->sq[f] == pawn &&
+                    movegen_is_legal_known(b, (move_t){ (uint8_t)f, (uint8_t)t, EMPTY, MOVE_CAPTURE }, true))
+                    return true;
+            }
+        } else {
+            int f = t - up;
+            if (!SQ_OFFBOARD(f) && b->sq[f] == pawn) {
+                if (movegen_is_legal_known(b, (move_t){ (uint8_t)f, (uint8_t)t, EMPTY, 0 }, true))
+                    return true;
+            } else if (!SQ_OFFBOARD(f) && b->sq[f] == EMPTY && SQ_RANK(t) == (us == WHITE ? 3 : 4) &&
+                       b->sq[f - up] == pawn &&
+                       movegen_is_legal_known(b, (move_t){ (uint8_t)(f - up), (uint8_t)t, EMPTY, MOVE_DOUBLE }, true)) {
+                return true;
+            }
+        }
+        for (uint64_t x = ours; x; x &= x - 1) {
+            int p = SQ88(board_lsb(x)), type = PIECE_TYPE(b->sq[p]);
+            if (!(board_ray_kinds[BOARD_DELTA(p, t)] & (1 << type)))
+                continue;
+            if (type != KNIGHT) {
+                int step = board_ray_step[BOARD_DELTA(p, t)], q = p + step;
+                while (q != t && b->sq[q] == EMPTY)
+                    q += step;
+                if (q != t)
+                    continue;
+            }
+            if (movegen_is_legal_known(b, (move_t){ (uint8_t)p, (uint8_t)t, EMPTY, capture ? MOVE_CAPTURE : 0 }, true))
+                return true;
+        }
+        if (capture)
+            return false;
+    }
+}
+
 bool movegen_has_legal(const board_t *b)
 {
+    if (b->in_check)
+        return has_legal_in_check(b);
     /* Piece by piece, so that the first legal move ends the search. */
     move_t moves[32];
     int us = b->stm;

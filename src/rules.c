@@ -179,9 +179,20 @@ static void note(rules_t *r, enum rules_fact f, bool has_move)
     }
     char san[16];
     /* r->pos is the position after the move: its check and has_move give the suffix. */
-    san_format_known(r->before, r->last, board_in_check(r->pos), has_move, san);
-    snprintf(out, RULES_MOVE_TEXT, "%u%s%s", (unsigned)r->before->fullmove,
-             r->before->stm == WHITE ? "." : "...", san);
+    size_t len = san_format_known(r->before, r->last, board_in_check(r->pos), has_move, san);
+    /* "%u.%s" or "%u...%s": at most 5 + 3 + 7 bytes, within RULES_MOVE_TEXT. */
+    char digits[8];
+    int k = 0;
+    unsigned n = r->before->fullmove;
+    do {
+        digits[k++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    while (k)
+        *out++ = digits[--k];
+    int dots = r->before->stm == WHITE ? 1 : 3;
+    memcpy(out, "...", (size_t)dots);
+    memcpy(out + dots, san, len + 1);
 }
 
 /* May the position be dead beyond material, so that the analysis is worth a
