@@ -610,6 +610,130 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     to->key = key;
 }
 
+void board_play(board_t *b, move_t m, board_undo_t *u)
+{
+    u->key = b->key;
+    u->halfmove = b->halfmove;
+    u->fullmove = b->fullmove;
+    u->victim = (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_EP)) ? EMPTY : b->sq[m.to];
+    u->castle = b->castle;
+    memcpy(u->castle_rook, b->castle_rook, sizeof u->castle_rook);
+    u->ep = b->ep;
+    u->checker = b->checker;
+    u->ep_legal = b->ep_legal;
+    u->in_check = b->in_check;
+    if ((m.flags & (MOVE_CASTLE | MOVE_EP | MOVE_NULL)) || m.promo) {
+        board_t before = *b;
+        if (m.flags & MOVE_NULL)
+            board_make_null(&before, b);
+        else
+            make_general(&before, m, b);
+        return;
+    }
+    /* One man moves from f to t, taking whatever stands there: the plain
+     * case of board_make_move(), with every field read before it changes. */
+    int us = b->stm, them = !us, f = m.from, t = m.to;
+    uint8_t pc = b->sq[f], victim = u->victim, castle = b->castle;
+    uint64_t key = b->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
+    if (b->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(b->ep)];
+    b->sq[f] = EMPTY;
+    b->sq[t] = pc;
+    uint64_t tbit = 1ULL << SQ64(t);
+    if (HAS_MEN(pc))
+        b->men[MEN_INDEX(pc)] ^= (1ULL << SQ64(f)) | tbit;
+    unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
+    if (victim != EMPTY) {
+        key ^= zobrist_piece[victim][t];
+        b->count[victim]--;
+        if (HAS_MEN(victim))
+            b->men[MEN_INDEX(victim)] ^= tbit;
+        halfmove = 0;
+    }
+    b->ep = SQ_NONE;
+    b->ep_legal = false;
+    if (PIECE_TYPE(pc) == PAWN) {
+        halfmove = 0;
+        if (m.flags & MOVE_DOUBLE)
+            b->ep = (uint8_t)((f + t) / 2);
+    } else if (PIECE_TYPE(pc) == KING) {
+        b->king[us] = (uint8_t)t;
+        drop_rights_of(b, us);
+    }
+    b->halfmove = (uint16_t)halfmove;
+    /* Castling rooks stand on the first or last rank. */
+    if (b->castle && (!(f & 0x70) || (f & 0x70) == 0x70 || !(t & 0x70) || (t & 0x70) == 0x70)) {
+        drop_rights_on(b, f);
+        drop_rights_on(b, t);
+    }
+    if (b->castle != castle)
+        key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
+    int ksq = b->king[them];
+    int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
+    b->in_check = c1 >= 0 || c2 >= 0;
+    b->checker = (uint8_t)(c1 < 0 ? (c2 < 0 ? SQ_NONE : c2) : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
+    b->stm = (uint8_t)them;
+    if (us == BLACK)
+        b->fullmove++;
+    if (b->ep != SQ_NONE)
+        key = settle_ep(b, key);
+    b->key = key;
+}
+
+/* Sets square sq to pc, keeping the square sets (not the counts or key). */
+static void place(board_t *b, int sq, uint8_t pc)
+{
+    uint8_t old = b->sq[sq];
+    if (HAS_MEN(old))
+        b->men[MEN_INDEX(old)] ^= 1ULL << SQ64(sq);
+    if (HAS_MEN(pc))
+        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    b->sq[sq] = pc;
+}
+
+void board_unplay(board_t *b, move_t m, const board_undo_t *u)
+{
+    int us = !b->stm, them = b->stm;
+    if (m.flags & MOVE_CASTLE) {
+        int kfrom = m.from, rfrom = m.to, rank = SQ_RANK(kfrom);
+        bool queenside = SQ_FILE(rfrom) < SQ_FILE(kfrom);
+        int kto = SQ(queenside ? 2 : 6, rank), rto = SQ(queenside ? 3 : 5, rank);
+        place(b, kto, EMPTY);
+        place(b, rto, EMPTY);
+        place(b, kfrom, PIECE(us, KING));
+        place(b, rfrom, PIECE(us, ROOK));
+        b->king[us] = (uint8_t)kfrom;
+    } else if (!(m.flags & MOVE_NULL)) {
+        uint8_t pc = b->sq[m.to];
+        if (m.promo) {
+            b->count[pc]--;
+            pc = PIECE(us, PAWN);
+            b->count[pc]++;
+        }
+        place(b, m.to, u->victim);
+        place(b, m.from, pc);
+        if (u->victim != EMPTY)
+            b->count[u->victim]++;
+        if (m.flags & MOVE_EP) {
+            uint8_t pawn = PIECE(them, PAWN);
+            place(b, SQ(SQ_FILE(m.to), SQ_RANK(m.from)), pawn);
+            b->count[pawn]++;
+        }
+        if (PIECE_TYPE(pc) == KING)
+            b->king[us] = m.from;
+    }
+    b->key = u->key;
+    b->halfmove = u->halfmove;
+    b->fullmove = u->fullmove;
+    b->castle = u->castle;
+    memcpy(b->castle_rook, u->castle_rook, sizeof b->castle_rook);
+    b->ep = u->ep;
+    b->checker = u->checker;
+    b->ep_legal = u->ep_legal;
+    b->in_check = u->in_check;
+    b->stm = (uint8_t)us;
+}
+
 void board_make_null(const board_t *from, board_t *to)
 {
     *to = *from;

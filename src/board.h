@@ -102,6 +102,23 @@ size_t board_to_fen(const board_t *b, char *out, size_t cap);
  * Updates clocks, castling rights, en passant, counts and the key. */
 void board_make_move(const board_t *from, move_t m, board_t *to);
 
+/* What board_play() changed besides the squares, to take a move back. */
+typedef struct board_undo {
+    uint64_t key;
+    uint16_t halfmove, fullmove;
+    uint8_t victim;         /* piece code taken on m.to (en passant: EMPTY), EMPTY if none */
+    uint8_t castle, castle_rook[4];
+    uint8_t ep, checker;
+    bool ep_legal, in_check;
+} board_undo_t;
+
+/* board_make_move() in place, for a caller that keeps one board: plays m
+ * (a null move too) on *b and saves in *u what board_unplay() needs. */
+void board_play(board_t *b, move_t m, board_undo_t *u);
+
+/* Takes back m, the last move board_play() made on *b, with its *u. */
+void board_unplay(board_t *b, move_t m, const board_undo_t *u);
+
 /* Passes the turn (a null move): the clock advances, en passant is cleared. */
 void board_make_null(const board_t *from, board_t *to);
 

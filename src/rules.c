@@ -68,9 +68,8 @@ bool rules_insufficient(const board_t *b)
 int rules_init(rules_t *r, const board_t *start)
 {
     memset(r, 0, sizeof *r);
-    r->boards[0] = *start;
-    r->pos = &r->boards[0];
-    r->before = &r->boards[1];
+    r->board = *start;
+    r->pos = &r->board;
     for (int f = 0; f < FACT_COUNT; f++)
         r->first[f] = -1;
     r->cap = 64;
@@ -178,19 +177,21 @@ static void note(rules_t *r, enum rules_fact f, bool has_move)
         return;
     }
     char san[16];
+    board_t before = *r->pos;
+    board_unplay(&before, r->last, &r->undo);
     /* r->pos is the position after the move: its check and has_move give the suffix. */
-    size_t len = san_format_known(r->before, r->last, board_in_check(r->pos), has_move, san);
+    size_t len = san_format_known(&before, r->last, board_in_check(r->pos), has_move, san);
     /* "%u.%s" or "%u...%s": at most 5 + 3 + 7 bytes, within RULES_MOVE_TEXT. */
     char digits[8];
     int k = 0;
-    unsigned n = r->before->fullmove;
+    unsigned n = before.fullmove;
     do {
         digits[k++] = (char)('0' + n % 10);
         n /= 10;
     } while (n);
     while (k)
         *out++ = digits[--k];
-    int dots = r->before->stm == WHITE ? 1 : 3;
+    int dots = before.stm == WHITE ? 1 : 3;
     memcpy(out, "...", (size_t)dots);
     memcpy(out + dots, san, len + 1);
 }
@@ -342,21 +343,16 @@ int rules_play(rules_t *r, move_t m)
             settle(r, true);
         r->remarkable = false;
     }
-    /* The new position goes into the other board; the old one stays as `before`. */
-    board_t *b = r->pos, *next = r->before;
-    if (m.flags & MOVE_NULL)
-        board_make_null(b, next);
-    else
-        board_make_move(b, m, next);
-    r->before = b;
-    r->pos = next;
+    board_t *next = r->pos;
+    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(next->sq[m.from]) == PAWN);
+    /* In place; r->undo keeps what the position before needs. */
+    board_play(next, m, &r->undo);
     r->ply++;
     if (r->legality_only)
         return 0;
     r->last = m;
     r->pending = true;
 
-    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(b->sq[m.from]) == PAWN);
     bool remarkable = next->halfmove >= 99;
     if (zeroing) {
         r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
@@ -377,7 +373,7 @@ int rules_play(rules_t *r, move_t m)
      * once fivefold is known, for then threefold is too and repetitions
      * need no more counting. */
     uint64_t key = next->key;
-    if (zeroing || next->castle != b->castle || b->ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
+    if (zeroing || next->castle != r->undo.castle || r->undo.ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
         r->keys[0] = key;
         r->seen[0] = 1;
         r->nkeys = 1;

@@ -35,7 +35,7 @@ const char *rules_fact_name(enum rules_fact f);
 #define RULES_MOVE_TEXT 24
 
 typedef struct rules {
-    board_t *pos;                /* the current position, ply `ply` (in boards[]) */
+    board_t *pos;                /* the current position, ply `ply` (&board) */
     uint32_t ply;                /* half-moves played, 0.. */
     int32_t first[FACT_COUNT];   /* first ply where each fact holds, -1 if never */
     char first_move[FACT_COUNT][RULES_MOVE_TEXT]; /* the move that reached it */
@@ -55,8 +55,8 @@ typedef struct rules {
                                     rules_init); NULL: material only */
     bool pawns_changed;          /* a pawn moved or was taken on the last move */
     bool cannot_win[2];          /* cached per-side verdict for `pos`, proved */
-    board_t *before;             /* the position before the last move, for move text (in boards[]) */
-    board_t boards[2];           /* private: the two positions, swapped at each move (no copy) */
+    board_t board;               /* private: the position, moves made in place (no copy) */
+    board_undo_t undo;           /* private: takes `last` back, for move text */
     move_t last;                 /* the last move */
 } rules_t;
 

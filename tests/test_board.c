@@ -686,6 +686,56 @@ START_TEST(test_counts_random_games)
 }
 END_TEST
 
+/* board_play() gives what board_make_move() gives, and board_unplay()
+ * brings back the board byte for byte, castling, en passant, promotion
+ * and null moves included. */
+START_TEST(test_play_unplay)
+{
+    static const char *const starts[] = {
+        TU_START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    };
+    uint64_t seed = 777;
+    for (size_t st = 0; st < sizeof starts / sizeof *starts; st++) {
+        for (int game = 0; game < 10; game++) {
+            board_t b, made, played;
+            TU_FEN(&b, starts[st]);
+            for (int ply = 0; ply < 150; ply++) {
+                move_t list[MAX_MOVES + 1];
+                int n = movegen_legal(&b, list);
+                if (!b.in_check)
+                    list[n++] = (move_t){ b.king[b.stm], b.king[b.stm], EMPTY, MOVE_NULL };
+                if (n == 0)
+                    break;
+                for (int i = 0; i < n; i++) {
+                    char fen[128], ms[32];
+                    board_undo_t u;
+                    if (list[i].flags & MOVE_NULL)
+                        board_make_null(&b, &made);
+                    else
+                        board_make_move(&b, list[i], &made);
+                    played = b;
+                    board_play(&played, list[i], &u);
+                    ck_assert_msg(memcmp(&played, &made, sizeof made) == 0, "board_play(%s) differs in %s",
+                                  tu_move_str(list[i], ms), tu_fen_out(&b, fen));
+                    board_unplay(&played, list[i], &u);
+                    ck_assert_msg(memcmp(&played, &b, sizeof b) == 0, "board_unplay(%s) differs in %s",
+                                  tu_move_str(list[i], ms), tu_fen_out(&b, fen));
+                }
+                int pick = (int)(tu_rand(&seed) % (uint64_t)n);
+                if (list[pick].flags & MOVE_NULL)
+                    board_make_null(&b, &made);
+                else
+                    board_make_move(&b, list[pick], &made);
+                b = made;
+            }
+        }
+    }
+}
+END_TEST
+
 /* The checker: the one man giving check, none in double check. */
 START_TEST(test_checker)
 {
@@ -814,6 +864,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_null_move, 10);
     TU_CASE(s, test_in_check, 10);
     TU_CASE(s, test_checker, 10);
+    TU_CASE(s, test_play_unplay, 60);
     TU_CASE(s, test_to_fen_small_buffer, 10);
     return s;
 }
