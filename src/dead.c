@@ -17,7 +17,9 @@
  *      pieces or fewer, a short one that only finds short mates);
  *   3. a corner helpmate search: the loser's king walks into a corner, the
  *      winner's pieces follow, which suits endgames;
- *   5. the corner search by iterative deepening, within half the budget;
+ *   5. the corner search by iterative deepening, within half the budget
+ *      (in pawn endings a deepening in pawn mode goes first, within a
+ *      fifth: pawn moves and offers to the winner's pawns are free);
  *   6. a breadth-first exhaustion of every reachable position, dropping
  *      those the semi-static pass proves, within the rest (with locked
  *      pawns, where few positions are reachable, the exhaustion goes first
@@ -573,6 +575,7 @@ enum dead_answer dead_quick(const board_t *b, int color)
 #define LOCAL_NODES 2000UL
 #define QUICK_NODES 5000UL      /* corner search, two plies before rewards */
 #define ITER_NODES 10000UL      /* iterative deepening, per iteration */
+#define PAWN_ID_SHARE 20        /* pawn endings: the deepening in pawn mode first, to 20 per cent */
 #define ID_SHARE 50             /* per cent of the budget: deepening, then exhaustion */
 #define BLOCKED_BFS_SHARE 20    /* locked pawns: exhaustion up to 20 per cent, */
 #define BLOCKED_ID_SHARE 65     /* deepening to 65, deepening to the other corner */
@@ -609,6 +612,7 @@ struct dead_search {
     bool interrupted;        /* the running search cut something off: no proof */
     bool use_tt;
     bool local;              /* local mode (classify_local), else corner mode */
+    bool pawn_mode;          /* corner mode: pawn play first while the winner has no rook or queen */
     bool other_side;         /* corner mode: the corner on the winner's side of the board */
     int winner;              /* colour whose mate is sought */
     int root_lk;             /* the loser's king square at the start of the call */
@@ -883,6 +887,29 @@ static void classify_local(const dead_search_t *s, const dpos_t *p, const dmove_
     }
 }
 
+/* Pawn mode, for pawn endings where the winner must promote: pawn moves of
+ * both sides are rewarded (there are only so many), and so are the
+ * winner's captures and the loser's pieces moving where a pawn of the
+ * winner can take them (a capture is how a blocked pawn changes file).
+ * Once the winner has a rook or a queen the corner mode takes over. */
+static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
+{
+    const int w = s->winner;
+    const bool winners_turn = p->stm == w;
+    const bb_t wp = p->pc[w][PAWN], not_a = ~FILE_A_BB, not_h = ~(FILE_A_BB << 7);
+    const bb_t takes = w == WHITE ? ((wp & not_a) << 7) | ((wp & not_h) << 9) : ((wp & not_a) >> 9) | ((wp & not_h) >> 7);
+    for (int i = 0; i < n; i++) {
+        dmove_t m = moves[i];
+        int type = PIECE_TYPE(p->sq[MV_FROM(m)]);
+        int v = V_NORMAL;
+        if (type == PAWN)
+            v = V_REWARD;
+        else if (winners_turn ? (MV_FLAGS(m) & MOVE_CAPTURE) != 0 : type != KING && (takes & BIT(MV_TO(m))))
+            v = V_REWARD;
+        var[i] = (uint8_t)v;
+    }
+}
+
 /* Depth-first helpmate search below frames[ply].  Plies cost 1, rewarded
  * ones (progress towards the mate pattern) 0, punished ones 3; a normal ply
  * right after a rewarded one is free.  Rewarded moves are tried first.
@@ -910,7 +937,11 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
     if (material_cannot_win(p, w))
         return false;
     if (depth >= s->max_depth || ply >= MAX_PLY - 1) {
-        /* a leaf: only a mate or a position without moves is final */
+        /* a leaf: only a mate or a position without moves is final; out
+         * of check, moves or none, the answer is no mate here, and once
+         * the search is cut off anyway whether there are moves is moot */
+        if (s->interrupted && !in_check(T, p))
+            return false;
         if (has_legal(T, p, fr->moves)) {
             s->interrupted = true;
             return false;
@@ -940,6 +971,8 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
     uint8_t var[MAX_GEN];
     if (s->local)
         classify_local(s, p, fr->moves, n, var);
+    else if (s->pawn_mode && !(p->pc[w][ROOK] | p->pc[w][QUEEN]))
+        classify_pawns(s, p, fr->moves, n, var);
     else
         classify_corner(s, p, fr->moves, n, var);
     dpos_t *q = &s->frames[ply + 1].pos;
@@ -1516,11 +1549,12 @@ static bool looks_blocked(const dpos_t *p);
 
 /* The corner search by iterative deepening (towards the corner on the
  * loser's side, or on the winner's side), until s->nodes reaches `until`. */
-static enum dead_answer deepen(dead_search_t *s, bool other_side, unsigned long until)
+static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode, unsigned long until)
 {
     unsigned long start = s->nodes;
     enum dead_answer a = DEAD_UNDETERMINED;
     s->other_side = other_side;
+    s->pawn_mode = pawn_mode;
     tt_new_generation(s, ID_TT_START);
     for (int depth = 2; depth <= MAX_PLY && s->nodes < until; depth++) {
         /* the table keeps what earlier iterations saw; short searches use
@@ -1537,7 +1571,16 @@ static enum dead_answer deepen(dead_search_t *s, bool other_side, unsigned long 
         }
     }
     s->other_side = false;
+    s->pawn_mode = false;
     return a;
+}
+
+/* Pawns and kings, and no rook or queen for the winner: the mate needs a
+ * promotion, and the pawns' play decides. */
+static bool pawn_race(const dpos_t *p, int w)
+{
+    const bb_t *W = p->pc[w];
+    return W[PAWN] && !(W[ROOK] | W[QUEEN]) && popcnt(p->occ & ~(p->pc[WHITE][PAWN] | p->pc[BLACK][PAWN])) <= 3;
 }
 
 static enum dead_answer analyse(dead_search_t *s)
@@ -1601,15 +1644,20 @@ static enum dead_answer analyse(dead_search_t *s)
         if (a != DEAD_UNDETERMINED)
             return a;
         s->stage = 5;
-        a = deepen(s, false, s->budget * BLOCKED_ID_SHARE / 100);
+        a = deepen(s, false, false, s->budget * BLOCKED_ID_SHARE / 100);
         if (a != DEAD_UNDETERMINED)
             return a;
-        a = deepen(s, true, s->budget);
+        a = deepen(s, true, false, s->budget);
         if (a != DEAD_UNDETERMINED)
             return a;
     } else {
         s->stage = 5;
-        a = deepen(s, false, s->budget * ID_SHARE / 100);
+        if (pawn_race(root, w)) {
+            a = deepen(s, false, true, s->budget * PAWN_ID_SHARE / 100);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+        }
+        a = deepen(s, false, false, s->budget * ID_SHARE / 100);
         if (a != DEAD_UNDETERMINED)
             return a;
         s->stage = 6;
