@@ -114,35 +114,67 @@ static int window_count(const rules_t *r, uint64_t key, int stm)
  * position will have occurred a third time.  Only quiet piece moves can
  * lead back into the window: captures, pawn moves and castling change
  * material, pawns or rights. */
+/* Does the quiet move of the man on `from` (piece code pc) to `to` lead to
+ * a position that occurred twice in the window?  The key after the move is
+ * computed without making it (base: the other side moves, an en passant
+ * chance lapses; castling rights drop if the king or a castling rook
+ * moves); the filter answers most, legality is tested last. */
+static bool repeats_after(const rules_t *r, uint64_t base, int from, int to, uint8_t pc)
+{
+    const board_t *b = r->pos;
+    uint8_t castle = b->castle;
+    if (castle) {
+        for (int k = 0; k < 4; k++)
+            if ((castle & (1 << k)) && (b->castle_rook[k] == from || (PIECE_TYPE(pc) == KING && k / 2 == b->stm)))
+                castle &= (uint8_t)~(1 << k);
+    }
+    uint64_t key = base ^ zobrist_piece[pc][from] ^ zobrist_piece[pc][to] ^ zobrist_castle[b->castle] ^
+                   zobrist_castle[castle];
+    unsigned bit = (unsigned)(key >> 56);
+    if (!(r->bloom[bit >> 6] & (1ULL << (bit & 63))))
+        return false;
+    move_t m = { (uint8_t)from, (uint8_t)to, EMPTY, 0 };
+    return window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check);
+}
+
+/* FIDE 9.2.1(a): the player to move declares a move after which the
+ * position will have occurred a third time.  Only quiet piece moves can
+ * lead back into the window: captures, pawn moves and castling change
+ * material, pawns or rights.  So only the king's and the other men's
+ * steps to empty squares are tried. */
 static bool threefold_by_declared_move(const rules_t *r)
 {
-    move_t moves[MAX_MOVES];
+    static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
+    static const int king_steps[8] = { 17, 16, 15, 1, -15, -1, -17, -16 };
     const board_t *b = r->pos;
-    /* Pseudo-legal moves, legality tested only for a move that repeats. */
-    int n = movegen_pseudo(b, moves);
-    /* The key after a quiet piece move, computed without making it: the
-     * piece leaves and lands, the other side moves, an en passant chance
-     * lapses, and castling rights drop if the king or a castling rook moves. */
+    const uint8_t *sq = b->sq;
+    int us = b->stm;
     uint64_t base = b->key ^ zobrist_black ^ (b->ep_legal ? zobrist_ep[SQ_FILE(b->ep)] : 0);
-    for (int i = 0; i < n; i++) {
-        move_t m = moves[i];
-        uint8_t pc = b->sq[m.from];
-        if ((m.flags & (MOVE_CAPTURE | MOVE_CASTLE)) || PIECE_TYPE(pc) == PAWN)
-            continue;
-        uint8_t castle = b->castle;
-        if (castle) {
-            for (int k = 0; k < 4; k++)
-                if ((castle & (1 << k)) && (b->castle_rook[k] == m.from ||
-                                            (PIECE_TYPE(pc) == KING && k / 2 == b->stm)))
-                    castle &= (uint8_t)~(1 << k);
-        }
-        uint64_t key = base ^ zobrist_piece[pc][m.from] ^ zobrist_piece[pc][m.to] ^
-                       zobrist_castle[b->castle] ^ zobrist_castle[castle];
-        unsigned bit = (unsigned)(key >> 56);
-        if (!(r->bloom[bit >> 6] & (1ULL << (bit & 63))))
-            continue;
-        if (window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check))
+    int k = b->king[us];
+    for (int i = 0; i < 8; i++) {
+        int t = k + king_steps[i];
+        if (!SQ_OFFBOARD(t) && sq[t] == EMPTY && repeats_after(r, base, k, t, PIECE(us, KING)))
             return true;
+    }
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
+    for (uint64_t x = men[0] | men[1] | men[2] | men[3]; x; x &= x - 1) {
+        int f = SQ88(board_lsb(x));
+        uint8_t pc = sq[f];
+        int type = PIECE_TYPE(pc);
+        if (type == KNIGHT) {
+            for (int i = 0; i < 8; i++) {
+                int t = f + knight_steps[i];
+                if (!SQ_OFFBOARD(t) && sq[t] == EMPTY && repeats_after(r, base, f, t, pc))
+                    return true;
+            }
+            continue;
+        }
+        /* king_steps lists diagonals at even indices, ranks and files at odd. */
+        for (int i = type == ROOK ? 1 : 0; i < 8; i += type == QUEEN ? 1 : 2) {
+            for (int t = f + king_steps[i]; !SQ_OFFBOARD(t) && sq[t] == EMPTY; t += king_steps[i])
+                if (repeats_after(r, base, f, t, pc))
+                    return true;
+        }
     }
     return false;
 }

@@ -40,6 +40,17 @@ GAME_TEST(corpus_threefold_declared_2, NULL,
 GAME_TEST(corpus_threefold_declared_3, NULL,
           "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8 6. Ke2 Ke7", "threefold=11")
 
+/* Declared by a rook, a bishop, a queen on either line: at ply 7 Black's
+ * move back to a8 makes the third occurrence of the start position. */
+GAME_TEST(threefold_declared_rook, "r3k3/7p/8/8/8/8/P7/4K3 w - - 0 1", "1. Kd1 Ra7 2. Ke1 Ra8 3. Kd1 Ra7 4. Ke1",
+          "threefold=7")
+GAME_TEST(threefold_declared_bishop, "b3k3/p7/8/8/8/8/P7/4K3 w - - 0 1", "1. Kd1 Bb7 2. Ke1 Ba8 3. Kd1 Bb7 4. Ke1",
+          "threefold=7")
+GAME_TEST(threefold_declared_queen_diagonal, "q3k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
+          "1. Kd1 Qb7 2. Ke1 Qa8 3. Kd1 Qb7 4. Ke1", "threefold=7")
+GAME_TEST(threefold_declared_queen_file, "q3k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+          "1. Kd1 Qa7 2. Ke1 Qa8 3. Kd1 Qa7 4. Ke1", "threefold=7")
+
 /* fifty-claim-99.pgn: clock 99 at ply 2, the side to move declares a quiet move */
 GAME_TEST(corpus_fifty_claim_99_1, "7k/8/8/8/8/8/R7/K7 w - - 97 80", "80. Ra3 Kg7 81. Ra4", "fifty=2")
 /* clock 99 but the only legal reply is Kxg8 (a capture): no claim; then K+B v K */
@@ -435,6 +446,10 @@ static Suite *rules_suite(void)
     TU_CASE(s, corpus_threefold_declared_1, 10);
     TU_CASE(s, corpus_threefold_declared_2, 10);
     TU_CASE(s, corpus_threefold_declared_3, 10);
+    TU_CASE(s, threefold_declared_rook, 10);
+    TU_CASE(s, threefold_declared_bishop, 10);
+    TU_CASE(s, threefold_declared_queen_diagonal, 10);
+    TU_CASE(s, threefold_declared_queen_file, 10);
     TU_CASE(s, corpus_fifty_claim_99_1, 10);
     TU_CASE(s, corpus_fifty_claim_99_2, 10);
     TU_CASE(s, corpus_fifty_claim_99_3, 10);
