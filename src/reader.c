@@ -825,6 +825,24 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         lex_token_t t;
         bool fresh = r->queued == 0; /* t comes from the lexer */
         next_token(r, &t);
+        if (fresh && r->state == MOVES && r->depth == 0 && !r->pend && !r->skip_line && !r->holding) {
+            /* The usual movetext tokens, as step() would take them. */
+            if (t.kind == TOK_MOVENUM) {
+                r->rec.where.end = t.end;
+                r->pend_dash = false;
+                continue;
+            }
+            unsigned char c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
+            if (c0 >= 'A' && c0 != 0xc2) {
+                r->rec.where.end = t.end;
+                if (play(r, &t)) {
+                    game_complete(r);
+                    if (oom) *oom = r->oom;
+                    return &r->rec;
+                }
+                continue;
+            }
+        }
         if (t.kind == TOK_MORE)
             break;
         if (r->skip_line) {
