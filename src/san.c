@@ -463,7 +463,9 @@ static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
     return found == 1;
 }
 
-enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
+/* san_resolve() past the usual case: castling, null moves, drops, moves
+ * by squares, and every move that fails or is ambiguous (the words why). */
+static enum san_status resolve_full(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
 {
     char tn[3];
     switch (s->kind) {
@@ -487,8 +489,6 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     }
     if (s->piece == EMPTY && s->from_file >= 0 && s->from_rank >= 0)
         return resolve_squares(b, s, out, why, cap);
-    if (resolve_fast(b, s, out))
-        return SAN_OK;
 
     int t = s->piece == EMPTY ? PAWN : s->piece;
     int us = b->stm;
@@ -563,6 +563,14 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     else
         snprintf(why, cap, "no %s can reach %s", piece_names[t], tn);
     return SAN_ILLEGAL;
+}
+
+enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
+{
+    if (s->kind == SAN_MOVE && !(s->piece == EMPTY && s->from_file >= 0 && s->from_rank >= 0) &&
+        resolve_fast(b, s, out))
+        return SAN_OK;
+    return resolve_full(b, s, out, why, cap);
 }
 
 /* The SAN of m in b without the check or mate mark; NUL not written. */
