@@ -468,7 +468,7 @@ static void move_error(arb_reader *r, arb_status s, const lex_token_t *t, uint32
 
 /* Plays the move text[0..len) written at column col of token t; parsed
  * is its syntax when the caller has read it already. */
-static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
+static inline void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
                       const san_syntax_t *parsed)
 {
     san_syntax_t s;
@@ -835,6 +835,12 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
             unsigned char c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
             if (c0 >= 'A' && c0 != 0xc2) {
                 r->rec.where.end = t.end;
+                san_syntax_t s;
+                if (san_parse(t.text, t.len, &s) == 0) { /* one move, as play() reads it */
+                    if (r->replaying)
+                        play_text(r, &t, t.text, t.len, t.col, &s);
+                    continue;
+                }
                 if (play(r, &t)) {
                     game_complete(r);
                     if (oom) *oom = r->oom;
