@@ -554,60 +554,9 @@ static void make_general(const board_t *from, move_t m, board_t *to)
 
 void board_make_move(const board_t *from, move_t m, board_t *to)
 {
-    if ((m.flags & (MOVE_CASTLE | MOVE_EP)) || m.promo) {
-        make_general(from, m, to);
-        return;
-    }
-    /* One man moves from f to t, taking whatever stands there. */
+    board_undo_t u;
     *to = *from;
-    int us = from->stm, them = !us, f = m.from, t = m.to;
-    uint8_t pc = from->sq[f], victim = from->sq[t];
-    uint64_t key = from->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    to->sq[f] = EMPTY;
-    to->sq[t] = pc;
-    uint64_t tbit = 1ULL << SQ64(t);
-    if (HAS_MEN(pc))
-        to->men[MEN_INDEX(pc)] ^= (1ULL << SQ64(f)) | tbit;
-    unsigned halfmove = from->halfmove + (from->halfmove != UINT16_MAX);
-    if (victim != EMPTY) {
-        key ^= zobrist_piece[victim][t];
-        to->count[victim]--;
-        if (HAS_MEN(victim))
-            to->men[MEN_INDEX(victim)] ^= tbit;
-        halfmove = 0;
-    }
-    to->ep = SQ_NONE;
-    to->ep_legal = false;
-    if (PIECE_TYPE(pc) == PAWN) {
-        halfmove = 0;
-        if (m.flags & MOVE_DOUBLE)
-            to->ep = (uint8_t)((f + t) / 2);
-    } else if (PIECE_TYPE(pc) == KING) {
-        to->king[us] = (uint8_t)t;
-        drop_rights_of(to, us);
-    }
-    to->halfmove = (uint16_t)halfmove;
-    /* Castling rooks stand on the first or last rank. */
-    if (to->castle && (!(f & 0x70) || (f & 0x70) == 0x70 || !(t & 0x70) || (t & 0x70) == 0x70)) {
-        drop_rights_on(to, f);
-        drop_rights_on(to, t);
-    }
-    if (to->castle != from->castle)
-        key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle];
-
-    /* Check: from the man that landed, or uncovered on a line through f. */
-    int ksq = to->king[them];
-    int c1 = piece_attacks(to, t, ksq) ? t : -1, c2 = discovered(to, ksq, f, us);
-    to->in_check = c1 >= 0 || c2 >= 0;
-    to->checker = (uint8_t)(c1 < 0 ? (c2 < 0 ? SQ_NONE : c2) : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
-    to->stm = (uint8_t)them;
-    if (us == BLACK)
-        to->fullmove++;
-    if (to->ep != SQ_NONE)
-        key = settle_ep(to, key);
-    to->key = key;
+    board_play(to, m, &u);
 }
 
 void board_play(board_t *b, move_t m, board_undo_t *u)

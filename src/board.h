@@ -27,7 +27,7 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
 /* 1 for a light square (h1 is light), 0 for a dark one. */
 #define SQ_LIGHT(sq) ((SQ_FILE(sq) + SQ_RANK(sq)) & 1)
 
-/* 0x88 square <-> 0..63 (a1 = 0, h8 = 63), for the bits of board_t.bb. */
+/* 0x88 square <-> 0..63 (a1 = 0, h8 = 63), for the bits of board_t.men. */
 #define SQ64(sq) (((sq) + ((sq) & 7)) >> 1)
 #define SQ88(i) ((i) + ((i) & ~7))
 /* board_t.men index of a knight, bishop, rook or queen code: 0..3 white, 4..7 black. */

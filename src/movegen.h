@@ -31,6 +31,7 @@ bool movegen_is_legal(const board_t *b, move_t m);
  * unless it leaves the line of a pin, found with one ray walk, or leaves
  * the check (b->checker) standing. */
 bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
+/* The same, with the common answer inline (the test above, unabridged). */
 static inline bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
 {
     /* Most moves, answered here: out of check, a man off every line
