@@ -570,7 +570,7 @@ enum dead_answer dead_quick(const board_t *b, int color)
  * Search state. */
 
 #define MAX_PLY 512             /* longest line searched, plies */
-#define DEFAULT_BUDGET 400000UL /* nodes per dead_can_win() call */
+#define DEFAULT_BUDGET 4000000UL /* nodes per dead_can_win() call, for --fen: a few seconds at worst */
 #define LOCAL_DEPTH 3           /* local search: plies before rewards */
 #define LOCAL_NODES 2000UL
 #define QUICK_NODES 5000UL      /* corner search, two plies before rewards */

@@ -38,7 +38,8 @@ enum dead_answer {
 typedef struct dead_search dead_search_t;
 
 /* A handle whose dead_can_win() visits at most about node_budget positions
- * per call (0: the default, 400000: a fraction of a second at worst).
+ * per call (0: the default, 4000000, for a single position: a few seconds
+ * and about 120 MiB at worst; 400000 takes a fraction of a second).
  * Memory: 0.6 MiB, and from the first dead_can_win() call on the table, 16
  * bytes per budgeted node rounded up to a power of two, between 64 KiB and
  * 8 MiB (that call answers DEAD_UNDETERMINED if it cannot be allocated);

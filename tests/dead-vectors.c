@@ -21,7 +21,8 @@
  * Times of dead_quick() are wall-clock; those of the analysis are CPU time
  * of the thread, so that other work on the machine does not inflate them.
  * -q runs the quick mode, dead_probe(), instead of the full analysis,
- * dead_can_win(); -n sets the node budget of dead_search_new().  Every
+ * dead_can_win(); -n sets the node budget of dead_search_new() (default:
+ * dead.h's, the one --fen uses; the replay uses a few thousand).  Every
  * winnable answer's line is replayed with movegen_legal() and
  * board_make_move() and must end in checkmate of the loser.  -v lists every
  * disagreement, undetermined position and call over 0.1 s (-v -v: every
