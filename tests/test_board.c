@@ -691,17 +691,23 @@ END_TEST
  * and null moves included. */
 START_TEST(test_play_unplay)
 {
-    static const char *const starts[] = {
-        TU_START_FEN,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    static const struct {
+        const char *fen;
+        bool c960;
+    } starts[] = {
+        {TU_START_FEN, false},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
+        {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false},
+        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false},
+        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9", true},
+        {"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", true},
+        {"4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true},
     };
     uint64_t seed = 777;
     for (size_t st = 0; st < sizeof starts / sizeof *starts; st++) {
         for (int game = 0; game < 10; game++) {
             board_t b, made, played;
-            TU_FEN(&b, starts[st]);
+            tu_fen_at(TU_WHERE, &b, starts[st].fen, starts[st].c960);
             for (int ply = 0; ply < 150; ply++) {
                 move_t list[MAX_MOVES + 1];
                 int n = movegen_legal(&b, list);
