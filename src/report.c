@@ -217,13 +217,10 @@ static inline bool plain4(uint32_t w)
     return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w) & high) == 0;
 }
 
-void report_json_string(strbuf_t *b, const char *str, size_t n)
+/* Writes s[0..n) as a JSON string at o, which has room for 6 * n + 2
+ * bytes; returns the end. */
+static inline char *json_quoted(char *o, const unsigned char *s, size_t n)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    /* Worst case: six bytes out per byte in, plus the quotes. */
-    if (!strbuf_reserve(b, 6 * n + 2))
-        return;
-    char *o = b->data + b->len;
     *o++ = '"';
     /* Most strings are short and plain: 4 to 16 bytes as two words, which
      * overlap unless n is 8 or 16. */
@@ -259,6 +256,29 @@ void report_json_string(strbuf_t *b, const char *str, size_t n)
         o = json_escape(o, s, 0, n);
     }
     *o++ = '"';
+    return o;
+}
+
+void report_json_string(strbuf_t *b, const char *s, size_t n)
+{
+    /* Worst case: six bytes out per byte in, plus the quotes. */
+    if (!strbuf_reserve(b, 6 * n + 2))
+        return;
+    char *o = json_quoted(b->data + b->len, (const unsigned char *)s, n);
+    b->len = (size_t)(o - b->data);
+}
+
+/* A tag as a member of the tags object, after a comma unless first. */
+static void json_tag(strbuf_t *b, const arb_tag *t, bool first)
+{
+    if (!strbuf_reserve(b, 6 * (t->name_len + t->value_len) + 6))
+        return;
+    char *o = b->data + b->len;
+    if (!first)
+        *o++ = ',';
+    o = json_quoted(o, (const unsigned char *)t->name, t->name_len);
+    *o++ = ':';
+    o = json_quoted(o, (const unsigned char *)t->value, t->value_len);
     b->len = (size_t)(o - b->data);
 }
 
@@ -289,13 +309,8 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
     PUT_LIT(b, ",\"offset\":");
     put_u64(b, g->where.offset);
     PUT_LIT(b, ",\"tags\":{");
-    for (size_t i = 0; i < g->ntags; i++) {
-        if (i)
-            PUT_LIT(b, ",");
-        report_json_string(b, g->tags[i].name, g->tags[i].name_len);
-        PUT_LIT(b, ":");
-        report_json_string(b, g->tags[i].value, g->tags[i].value_len);
-    }
+    for (size_t i = 0; i < g->ntags; i++)
+        json_tag(b, &g->tags[i], i == 0);
     PUT_LIT(b, "},\"status\":");
     json_cstr(b, arb_status_name(g->status));
     PUT_LIT(b, ",\"error\":");
