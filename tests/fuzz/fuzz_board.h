@@ -9,6 +9,37 @@
 #include "san.h"
 #include "zobrist.h"
 
+/* Whether the man on `from` attacks `to` on this board, from first
+ * principles (0x88 steps and rays), independent of movegen. */
+static inline bool fuzz_man_attacks(const board_t *b, int from, int to)
+{
+    static const int knight[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
+    static const int king[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
+    uint8_t pc = b->sq[from];
+    int type = PIECE_TYPE(pc), d = to - from;
+    if (type == PAWN)
+        return PIECE_COLOR(pc) == WHITE ? (d == 15 || d == 17) : (d == -15 || d == -17);
+    if (type == KNIGHT || type == KING) {
+        const int *steps = type == KNIGHT ? knight : king;
+        for (int i = 0; i < 8; i++)
+            if (d == steps[i])
+                return true;
+        return false;
+    }
+    for (int i = 0; i < 8; i++) {
+        bool diagonal = king[i] == 17 || king[i] == 15 || king[i] == -15 || king[i] == -17;
+        if ((type == BISHOP && !diagonal) || (type == ROOK && diagonal))
+            continue;
+        for (int sq = from + king[i]; !SQ_OFFBOARD(sq); sq += king[i]) {
+            if (sq == to)
+                return true;
+            if (b->sq[sq] != EMPTY)
+                break;
+        }
+    }
+    return false;
+}
+
 /* What board.h promises of every board it hands out. */
 static inline void fuzz_check_board(const board_t *b)
 {
@@ -24,6 +55,14 @@ static inline void fuzz_check_board(const board_t *b)
     for (int pc = 1; pc < 16; pc++)
         FUZZ_CHECK(count[pc] == b->count[pc], "count of piece %d: %u on the board, %u counted", pc,
                    (unsigned)count[pc], (unsigned)b->count[pc]);
+    /* The square sets of the knights, bishops, rooks and queens are sq[]. */
+    uint64_t men[8] = { 0 };
+    for (int sq = 0; sq < 128; sq++)
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] != EMPTY && HAS_MEN(b->sq[sq]))
+            men[MEN_INDEX(b->sq[sq])] |= 1ULL << SQ64(sq);
+    for (int i = 0; i < 8; i++)
+        FUZZ_CHECK(men[i] == b->men[i], "men[%d] is %llx, the board says %llx", i, (unsigned long long)b->men[i],
+                   (unsigned long long)men[i]);
     FUZZ_CHECK(b->stm == WHITE || b->stm == BLACK, "stm %u", (unsigned)b->stm);
     for (int c = WHITE; c <= BLACK; c++)
         FUZZ_CHECK(!SQ_OFFBOARD(b->king[c]) && b->sq[b->king[c]] == PIECE(c, KING) && count[PIECE(c, KING)] == 1,
@@ -38,6 +77,19 @@ static inline void fuzz_check_board(const board_t *b)
     }
     FUZZ_CHECK(b->castle < 16, "castle %u", (unsigned)b->castle);
     FUZZ_CHECK(b->in_check == movegen_attacked(b, b->king[b->stm], !b->stm), "in_check is stale");
+    /* checker: the one man giving check, SQ_NONE out of check or in double check. */
+    int checkers = 0;
+    uint8_t one = SQ_NONE;
+    for (int sq = 0; sq < 128; sq++) {
+        if (SQ_OFFBOARD(sq) || b->sq[sq] == EMPTY || PIECE_COLOR(b->sq[sq]) == b->stm)
+            continue;
+        if (fuzz_man_attacks(b, sq, b->king[b->stm])) {
+            checkers++;
+            one = (uint8_t)sq;
+        }
+    }
+    FUZZ_CHECK(b->checker == (checkers == 1 ? one : SQ_NONE), "checker %u, %d checkers (one on %u)",
+               (unsigned)b->checker, checkers, (unsigned)one);
     FUZZ_CHECK(!movegen_attacked(b, b->king[!b->stm], b->stm), "the side not to move is in check");
     FUZZ_CHECK(b->ep == SQ_NONE || (!SQ_OFFBOARD(b->ep) && SQ_RANK(b->ep) == (b->stm == WHITE ? 5 : 2)),
                "en passant square %u", (unsigned)b->ep);
