@@ -931,6 +931,25 @@ static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
     return TOK_TAG;
 }
 
+/* A { comment } that closes in the chunk, as scan_brace() reads it. */
+static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+{
+    const unsigned char *q = memchr(p + 1, '}', (size_t)(lx->end - p - 1));
+    if (!q)
+        return NO_TOKEN;
+    uint64_t off = off_of(lx, p);
+    *tok = (lex_token_t){
+        .kind = TOK_COMMENT,
+        .offset = off,
+        .end = off_of(lx, q) + 1,
+        .line = lx->line,
+        .col = col_at(lx->line_start, off),
+    };
+    count_lines(lx, p + 1, q);
+    lx->p = q + 1;
+    return TOK_COMMENT;
+}
+
 /* Continues the token that the previous chunk ended in. */
 static int resume(lexer_t *lx, lex_token_t *tok)
 {
@@ -1159,6 +1178,8 @@ lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
                 k = fast_symbol(lx, tok, p);
             else if (*p == '[')
                 k = fast_tag(lx, tok, p);
+            else if (*p == '{')
+                k = fast_brace(lx, tok, p);
             if (k != NO_TOKEN)
                 return (lex_kind_t)k;
         }
