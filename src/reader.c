@@ -499,12 +499,19 @@ static inline void play_text(arb_reader *r, const lex_token_t *t, const char *te
         r->oom = true;
         return;
     }
+    /* A move read inside a longer word ("Nf3Nc6") ends where its piece
+     * does, so that --truncate can tell a cut inside a word. */
+    uint64_t end = t->end;
+    if (text != t->text || len != t->len) {
+        if (t->len == (size_t)(t->end - t->offset) && text >= t->text && text + len <= t->text + t->len)
+            end = t->offset + (uint64_t)(text - t->text) + len;
+    }
     uint32_t ply = r->rules.ply;
     if (ply < r->ply_end_cap && ply == r->ply_marked) { /* the usual case: the next ply */
-        r->ply_end[ply] = t->end;
+        r->ply_end[ply] = end;
         r->ply_marked = (size_t)ply + 1;
     } else {
-        ply_mark(r, ply, t->end);
+        ply_mark(r, ply, end);
     }
 }
 
@@ -584,6 +591,10 @@ static void game_complete(arb_reader *r)
         /* Article 6.9: a game lost on time is drawn if the winner could not
          * mate by any series of legal moves; worth the full analysis. */
         const char *res = tag_value(r, K_RESULT);
+        /* The result recorded: the Result tag's, or the marker's when the
+         * tag holds none ("5-1"), as adjudicate() reads it. */
+        if (!res || (strcmp(res, "1-0") && strcmp(res, "0-1") && strcmp(res, "1/2-1/2") && strcmp(res, "*")))
+            res = g->marker;
         int winner = res && strcmp(res, "1-0") == 0 ? WHITE : res && strcmp(res, "0-1") == 0 ? BLACK : -1;
         if (winner >= 0 && !in.cannot_mate[winner] && in.termination &&
             strcasecmp(in.termination, "time forfeit") == 0 && dead_analysis(r))
