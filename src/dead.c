@@ -887,10 +887,24 @@ static void classify_local(const dead_search_t *s, const dpos_t *p, const dmove_
     }
 }
 
+/* King distance from s to the nearest of the pawns (99 if none). */
+static int pawn_dist(bb_t pawns, int s)
+{
+    int d = 99;
+    while (pawns) {
+        int k = king_dist(s, pop_lsb(&pawns));
+        if (k < d)
+            d = k;
+    }
+    return d;
+}
+
 /* Pawn mode, for pawn endings where the winner must promote: pawn moves of
  * both sides are rewarded (there are only so many), and so are the
- * winner's captures and the loser's pieces moving where a pawn of the
- * winner can take them (a capture is how a blocked pawn changes file).
+ * winner's captures, the loser's pieces moving where a pawn of the winner
+ * can take them (a capture is how a blocked pawn changes file) and the
+ * loser's king going for the winner's pawns (taking one frees a file for
+ * a pawn of the loser, whose promotion the winner's pawns can then take).
  * Once the winner has a rook or a queen the corner mode takes over. */
 static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
 {
@@ -905,6 +919,9 @@ static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_
         if (type == PAWN)
             v = V_REWARD;
         else if (winners_turn ? (MV_FLAGS(m) & MOVE_CAPTURE) != 0 : type != KING && (takes & BIT(MV_TO(m))))
+            v = V_REWARD;
+        else if (!winners_turn && type == KING &&
+                 ((MV_FLAGS(m) & MOVE_CAPTURE) || pawn_dist(wp, MV_TO(m)) < pawn_dist(wp, MV_FROM(m))))
             v = V_REWARD;
         var[i] = (uint8_t)v;
     }
@@ -976,25 +993,32 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
     else
         classify_corner(s, p, fr->moves, n, var);
     dpos_t *q = &s->frames[ply + 1].pos;
-    static const uint8_t order[4] = {V_CHECK, V_REWARD, V_NORMAL, V_PUNISH};
-    for (int pass = 0; pass < 4; pass++) {
-        for (int i = 0; i < n; i++) {
-            if (var[i] != order[pass])
-                continue;
-            dmove_t m = fr->moves[i];
-            bool reward = var[i] == V_REWARD || var[i] == V_CHECK;
-            int nd = depth + 1;
-            if (reward || (var[i] == V_NORMAL && past_progress))
-                nd = depth;
-            else if (var[i] == V_PUNISH)
-                nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
-            do_move(T, p, m, q);
-            s->path[ply] = m;
-            if (mate_dfs(s, ply + 1, nd, reward))
-                return true;
-            if (s->nodes >= s->limit)
-                return false;
-        }
+    /* checks, rewarded, normal, punished moves, each in generation order */
+    static const uint8_t rank_of[4] = {[V_CHECK] = 0, [V_REWARD] = 1, [V_NORMAL] = 2, [V_PUNISH] = 3};
+    uint8_t order[MAX_GEN];
+    int at[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++)
+        if (rank_of[var[i]] < 3)
+            at[rank_of[var[i]] + 1]++;
+    at[2] += at[1];
+    at[3] += at[2];
+    for (int i = 0; i < n; i++)
+        order[at[rank_of[var[i]]]++] = (uint8_t)i;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        dmove_t m = fr->moves[i];
+        bool reward = var[i] == V_REWARD || var[i] == V_CHECK;
+        int nd = depth + 1;
+        if (reward || (var[i] == V_NORMAL && past_progress))
+            nd = depth;
+        else if (var[i] == V_PUNISH)
+            nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
+        do_move(T, p, m, q);
+        s->path[ply] = m;
+        if (mate_dfs(s, ply + 1, nd, reward))
+            return true;
+        if (s->nodes >= s->limit)
+            return false;
     }
     return false;
 }
