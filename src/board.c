@@ -559,6 +559,24 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     board_play(to, m, &u);
 }
 
+/* board_play() for castling, en passant, promotion and null moves, through
+ * a copy: kept out of the plain path so that it needs no stack frame. */
+ARB_NOINLINE static void play_general(board_t *b, move_t m)
+{
+    board_t before = *b;
+    if (m.flags & MOVE_NULL)
+        board_make_null(&before, b);
+    else
+        make_general(&before, m, b);
+}
+
+/* The end of a plain move that was a double step: the en passant part of
+ * the key, out of line. */
+ARB_NOINLINE static void play_ep(board_t *b, uint64_t key)
+{
+    b->key = settle_ep(b, key);
+}
+
 void board_play(board_t *b, move_t m, board_undo_t *u)
 {
     u->key = b->key;
@@ -572,11 +590,7 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     u->ep_legal = b->ep_legal;
     u->in_check = b->in_check;
     if ((m.flags & (MOVE_CASTLE | MOVE_EP | MOVE_NULL)) || m.promo) {
-        board_t before = *b;
-        if (m.flags & MOVE_NULL)
-            board_make_null(&before, b);
-        else
-            make_general(&before, m, b);
+        play_general(b, m);
         return;
     }
     /* One man moves from f to t, taking whatever stands there: the plain
@@ -624,8 +638,10 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     b->stm = (uint8_t)them;
     if (us == BLACK)
         b->fullmove++;
-    if (b->ep != SQ_NONE)
-        key = settle_ep(b, key);
+    if (b->ep != SQ_NONE) {
+        play_ep(b, key);
+        return;
+    }
     b->key = key;
 }
 

@@ -14,6 +14,14 @@
 enum { WHITE = 0, BLACK = 1 };
 enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
 
+/* Keeps a rarely needed part out of its caller, so that the caller's common
+ * path saves fewer registers; a plain function where the compiler lacks it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ARB_NOINLINE __attribute__((noinline))
+#else
+#define ARB_NOINLINE
+#endif
+
 /* A piece code is its type with the colour in bit 3; 0 is an empty square. */
 #define PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
 #define PIECE_TYPE(p) ((p) & 7)

@@ -74,15 +74,14 @@ int rules_init(rules_t *r, const board_t *start)
         r->first[f] = -1;
     r->cap = 64;
     r->keys = malloc(r->cap * sizeof *r->keys);
-    r->seen = malloc(r->cap * sizeof *r->seen);
-    if (!r->keys || !r->seen) {
+    if (!r->keys) {
         rules_free(r);
         return -1;
     }
     r->keys[0] = start->key;
-    r->seen[0] = 1;
+    r->seen = 1;
     r->nkeys = 1;
-    r->bloom[start->key >> 62] |= 1ULL << ((start->key >> 56) & 63);
+    r->bloom[start->stm] = 1ULL << (start->key >> 58);
     r->pending = true;
     r->material_changed = true;
     r->remarkable = true;
@@ -92,9 +91,7 @@ int rules_init(rules_t *r, const board_t *start)
 void rules_free(rules_t *r)
 {
     free(r->keys);
-    free(r->seen);
     r->keys = NULL;
-    r->seen = NULL;
     r->nkeys = r->cap = 0;
 }
 
@@ -130,8 +127,7 @@ static bool repeats_after(const rules_t *r, uint64_t base, int from, int to, uin
     }
     uint64_t key = base ^ zobrist_piece[pc][from] ^ zobrist_piece[pc][to] ^ zobrist_castle[b->castle] ^
                    zobrist_castle[castle];
-    unsigned bit = (unsigned)(key >> 56);
-    if (!(r->bloom[bit >> 6] & (1ULL << (bit & 63))))
+    if (!(r->bloom[!b->stm] & (1ULL << (key >> 58))))
         return false;
     move_t m = { (uint8_t)from, (uint8_t)to, EMPTY, 0 };
     return window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check);
@@ -258,7 +254,8 @@ static bool material_matters(const rules_t *r, const board_t *b, int landed)
     if (!(c[PIECE(WHITE, PAWN)] | c[PIECE(WHITE, ROOK)] | c[PIECE(WHITE, QUEEN)]) ||
         !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]))
         return true;
-    if (!r->dead)
+    /* Locked chains need as many pawns on each side (dead_candidate()). */
+    if (!r->dead || !c[PIECE(WHITE, PAWN)] || c[PIECE(WHITE, PAWN)] != c[PIECE(BLACK, PAWN)])
         return false;
     /* A pawn that just moved and stands free breaks the lock at once: with
      * as many pawns on each side, every pawn faces an enemy pawn. */
@@ -298,7 +295,7 @@ static void settle(rules_t *r, bool has_move)
     /* Most plies: a move exists, material and the clock are unremarkable,
      * and nothing in the window has occurred twice. */
     if (has_move && !r->material_changed && !r->pawns_changed && b->halfmove < 99 &&
-        r->seen[r->nkeys - 1] < 3 && !r->twice[!b->stm])
+        r->seen < 3 && !(r->twice >> !b->stm & 1))
         return; /* material facts change only with material or pawns, and were noted then */
     if (!has_move)
         note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE, has_move);
@@ -317,13 +314,13 @@ static void settle(rules_t *r, bool has_move)
         note(r, FACT_BLACK_CANNOT_WIN, has_move);
     if (r->insufficient || (r->cannot_win[WHITE] && r->cannot_win[BLACK]))
         note(r, FACT_DEAD, has_move);
-    int seen = r->seen[r->nkeys - 1];
+    uint32_t seen = r->seen;
     if (seen >= 5)
         note(r, FACT_FIVEFOLD, has_move);
     if (has_move && b->halfmove >= 150)
         note(r, FACT_SEVENTYFIVE, has_move);
     if (r->first[FACT_THREEFOLD] < 0) {
-        if (seen >= 3 || (has_move && r->twice[!b->stm] && threefold_by_declared_move(r)))
+        if (seen >= 3 || (has_move && (r->twice >> !b->stm & 1) && threefold_by_declared_move(r)))
             note(r, FACT_THREEFOLD, has_move);
     }
     if (r->first[FACT_FIFTY] < 0 && has_move) {
@@ -332,39 +329,64 @@ static void settle(rules_t *r, bool has_move)
     }
 }
 
-static int window_push(rules_t *r, uint64_t key, int stm)
+/* The window starts afresh at an irreversible move, with `key` alone. */
+static inline void window_reset(rules_t *r, uint64_t key, int stm)
 {
-    if (r->nkeys == r->cap) {
-        uint32_t cap = r->cap * 2;
-        uint64_t *k = realloc(r->keys, cap * sizeof *k);
-        if (!k)
-            return -1;
-        r->keys = k;
-        uint8_t *s = realloc(r->seen, cap * sizeof *s);
-        if (!s)
-            return -1;
-        r->seen = s;
-        r->cap = cap;
+    r->keys[0] = key;
+    r->nkeys = 1;
+    r->seen = 1;
+    r->twice = 0;
+    r->bloom[stm] = 1ULL << (key >> 58);
+    r->bloom[!stm] = 0;
+}
+
+/* rules_play() after a capture or pawn move: material and pawns may bring
+ * verdicts, and the window starts afresh. */
+ARB_NOINLINE static int track_zeroing(rules_t *r, move_t m)
+{
+    board_t *b = r->pos;
+    bool remarkable = false;
+    r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
+    r->pawns_changed = true;
+    if (material_matters(r, b, m.to)) {
+        remarkable = true;
+    } else {
+        /* Nothing to judge: settle() would find what it found before (a
+         * proof once made is kept, and was noted when made). */
+        r->insufficient = false;
+        r->material_changed = r->pawns_changed = false;
     }
-    /* Scan back two plies at a time to the last occurrence, if any; the
-     * filter says when there can be none. */
-    int seen = 1;
-    unsigned bit = (unsigned)(key >> 56);
-    uint64_t mask = 1ULL << (bit & 63);
-    bool maybe = (r->bloom[bit >> 6] & mask) != 0;
-    r->bloom[bit >> 6] |= mask;
-    for (int i = maybe ? (int)r->nkeys - 2 : -1; i >= 0; i -= 2) {
-        if (r->keys[i] == key) {
-            seen = r->seen[i] < 255 ? r->seen[i] + 1 : 255;
-            break;
-        }
-    }
-    r->keys[r->nkeys] = key;
-    r->seen[r->nkeys] = (uint8_t)seen;
-    r->nkeys++;
-    if (seen >= 2)
-        r->twice[stm] = true;
+    window_reset(r, b->key, b->stm);
+    r->remarkable = remarkable;
     return 0;
+}
+
+/* Doubles the window's room once it is full, so that a push never waits. */
+ARB_NOINLINE static int window_grow(rules_t *r)
+{
+    uint32_t cap = r->cap * 2;
+    uint64_t *k = realloc(r->keys, cap * sizeof *k);
+    if (!k)
+        return -1;
+    r->keys = k;
+    r->cap = cap;
+    return 0;
+}
+
+/* rules_play() when the filter says that keys[nkeys-1], just added, may
+ * have occurred before: counts its occurrences among the positions with
+ * the same side to move, two plies apart. */
+ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm)
+{
+    uint32_t seen = 1;
+    for (int i = (int)r->nkeys - 3; i >= 0; i -= 2)
+        seen += r->keys[i] == key;
+    r->seen = seen;
+    if (seen >= 2)
+        r->twice |= (uint8_t)(1 << stm);
+    /* settle() looks again which side the repetition concerns. */
+    r->remarkable = r->pos->halfmove >= 99 || r->twice;
+    return r->nkeys == r->cap ? window_grow(r) : 0;
 }
 
 int rules_play(rules_t *r, move_t m)
@@ -375,50 +397,42 @@ int rules_play(rules_t *r, move_t m)
             settle(r, true);
         r->remarkable = false;
     }
-    board_t *next = r->pos;
-    bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(next->sq[m.from]) == PAWN);
     /* In place; r->undo keeps what the position before needs. */
-    board_play(next, m, &r->undo);
+    board_t *b = r->pos;
+    board_play(b, m, &r->undo);
     r->ply++;
     if (r->legality_only)
         return 0;
+    /* The facts' part: every call below is a tail call, so the common ply
+     * costs a few loads and stores. */
     r->last = m;
     r->pending = true;
-
-    bool remarkable = next->halfmove >= 99;
-    if (zeroing) {
-        r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
-        r->pawns_changed = true;
-        if (material_matters(r, next, m.to)) {
-            remarkable = true;
-        } else {
-            /* Nothing to judge: settle() would find what it found before (a
-             * proof once made is kept, and was noted when made). */
-            r->insufficient = false;
-            r->material_changed = r->pawns_changed = false;
-        }
+    /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
+     * a capture or pawn move, and only then), a move that changes castling
+     * rights, or any move from a position with a legal en passant.  The
+     * window then starts afresh with this position alone; so it does once
+     * fivefold is known, for then threefold is too and repetitions need no
+     * more counting. */
+    unsigned halfmove = b->halfmove;
+    if (halfmove == 0)
+        return track_zeroing(r, m);
+    uint64_t key = b->key;
+    int stm = b->stm;
+    if (b->castle != r->undo.castle || r->undo.ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
+        window_reset(r, key, stm);
+        r->remarkable = halfmove >= 99;
+        return 0;
     }
-
-    /* python-chess is_irreversible(): a zeroing move, a move that changes
-     * castling rights, or any move from a position with a legal en passant.
-     * The window then starts afresh with this position alone; so it does
-     * once fivefold is known, for then threefold is too and repetitions
-     * need no more counting. */
-    uint64_t key = next->key;
-    if (zeroing || next->castle != r->undo.castle || r->undo.ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
-        r->keys[0] = key;
-        r->seen[0] = 1;
-        r->nkeys = 1;
-        r->twice[WHITE] = r->twice[BLACK] = false;
-        memset(r->bloom, 0, sizeof r->bloom);
-        r->bloom[key >> 62] = 1ULL << ((key >> 56) & 63);
-    } else {
-        if (window_push(r, key, next->stm) < 0)
-            return -1;
-        remarkable = remarkable || r->seen[r->nkeys - 1] >= 3 || r->twice[!next->stm];
-    }
-    r->remarkable = remarkable;
-    return 0;
+    uint32_t n = r->nkeys;
+    r->keys[n] = key;
+    r->nkeys = n + 1;
+    r->seen = 1;
+    uint64_t bit = 1ULL << (key >> 58);
+    if (r->bloom[stm] & bit)
+        return window_scan(r, key, stm);
+    r->bloom[stm] |= bit;
+    r->remarkable = halfmove >= 99 || r->twice;
+    return n + 1 == r->cap ? window_grow(r) : 0;
 }
 
 void rules_finish(rules_t *r)

@@ -41,11 +41,12 @@ typedef struct rules {
     char first_move[FACT_COUNT][RULES_MOVE_TEXT]; /* the move that reached it */
     /* private: the reversible window (positions since the last irreversible move) */
     uint64_t *keys;              /* key per ply of the window, oldest first */
-    uint8_t *seen;               /* occurrences of keys[i] in the window up to i, 1.. */
     uint32_t nkeys, cap;
-    bool twice[2];               /* some window position with this side to move occurred twice */
-    uint64_t bloom[4];           /* bit (key >> 56) set for every key in the window: most
-                                    plies need no scan */
+    uint32_t seen;               /* occurrences of `pos` in the window, 1.. */
+    uint8_t twice;               /* bit c set: some window position with side c to move
+                                    occurred twice */
+    uint64_t bloom[2];           /* per side to move, bit (key >> 58) of each window key with
+                                    that side to move: most plies need no scan */
     bool pending;                /* facts of `pos` wait for the legal-move proof */
     bool remarkable;             /* settling `pos` has more to do than take the proof */
     bool material_changed;       /* a capture or promotion led to `pos` */

@@ -28,7 +28,9 @@ static bool text_is(const char *t, size_t n, const char *lit)
     return strlen(lit) == n && memcmp(t, lit, n) == 0;
 }
 
-int san_parse(const char *text, size_t len, san_syntax_t *out)
+/* san_parse() for every shape: suffixes of any kind, castling, null
+ * moves, drops, disambiguation, promotion. */
+ARB_NOINLINE static int parse_full(const char *text, size_t len, san_syntax_t *out)
 {
     out->kind = SAN_MOVE;
     out->piece = EMPTY;
@@ -129,6 +131,47 @@ int san_parse(const char *text, size_t len, san_syntax_t *out)
     if (i != end)
         return -1;
     return 0;
+}
+
+/* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
+static const uint8_t letter_piece[256] = {
+    ['N'] = KNIGHT, ['B'] = BISHOP, ['R'] = ROOK, ['Q'] = QUEEN, ['K'] = KING,
+};
+
+int san_parse(const char *text, size_t len, san_syntax_t *out)
+{
+    /* The shapes of nearly every move, answered without a call: e4, Nf3,
+     * exd5, Nxd5, each perhaps with a check or mate mark.  Everything else,
+     * or anything these do not fit, goes to the full reader, which gives
+     * the same answer for these shapes. */
+    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    if (n - 2 <= 2) {
+        unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
+        unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
+        if (file < 8 && rank < 8) {
+            san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
+            unsigned char c0 = (unsigned char)text[0];
+            if (n == 2) {
+                *out = s;
+                return 0;
+            }
+            s.piece = letter_piece[c0];
+            if (n == 3 && s.piece != EMPTY) {
+                *out = s;
+                return 0;
+            }
+            if (n == 4 && text[1] == 'x') {
+                if (s.piece == EMPTY && c0 - 'a' < 8u)
+                    s.from_file = (int8_t)(c0 - 'a');
+                if (s.piece != EMPTY || s.from_file >= 0) {
+                    s.capture = true;
+                    *out = s;
+                    return 0;
+                }
+            }
+        }
+    }
+    return parse_full(text, len, out);
 }
 
 /* [NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])? at t[i], with the
@@ -361,111 +404,10 @@ static enum san_status resolve_squares(const board_t *b, const san_syntax_t *s, 
     return SAN_ILLEGAL;
 }
 
-/* The usual case, straight from the destination: walk back from s->to to
- * the pieces of the named type that reach it, and keep the legal ones.
- * True with *out set when exactly one legal move matches and the promotion
- * fits it; false sends the caller to the full path, which also words the
- * error.  The same candidates as origins() and the filters below. */
-static bool resolve_fast(const board_t *b, const san_syntax_t *s, move_t *out)
-{
-    const uint8_t *sq = b->sq;
-    int us = b->stm, to = s->to;
-    uint8_t target = sq[to];
-    if (target != EMPTY && PIECE_COLOR(target) == us)
-        return false;
-    bool in_check = b->in_check;
-    if (s->piece == EMPTY) {
-        int down = us == WHITE ? -16 : 16;
-        uint8_t pawn = PIECE(us, PAWN);
-        bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
-        if (last != (s->promo != EMPTY) || s->promo == KING)
-            return false;
-        move_t m = { 0, (uint8_t)to, s->promo, 0 };
-        int from;
-        if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
-            /* A push: a pawn capture needs its file written (python-chess). */
-            if (target != EMPTY)
-                return false;
-            from = to + down;
-            if (SQ_OFFBOARD(from))
-                return false;
-            if (sq[from] != pawn) {
-                if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
-                    return false;
-                from += down;
-                m.flags = MOVE_DOUBLE;
-            }
-        } else {
-            int side = s->from_file - SQ_FILE(to);
-            if (side != 1 && side != -1)
-                return false;
-            from = to + down + side;
-            if (SQ_OFFBOARD(from) || sq[from] != pawn)
-                return false;
-            if (target != EMPTY)
-                m.flags = MOVE_CAPTURE;
-            else if (to == b->ep)
-                m.flags = MOVE_CAPTURE | MOVE_EP;
-            else
-                return false;
-        }
-        if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
-            return false;
-        m.from = (uint8_t)from;
-        if (!movegen_is_legal_known(b, m, in_check))
-            return false;
-        *out = m;
-        return true;
-    }
-    if (s->promo != EMPTY)
-        return false;
-    int t = s->piece;
-    uint8_t want = PIECE(us, t);
-    move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
-    int found = 0;
-    if (t == KING) {
-        int from = b->king[us];
-        if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)))
-            return false;
-        if ((s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
-            (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
-            return false;
-        m.from = (uint8_t)from;
-        if (!movegen_is_legal(b, m))
-            return false;
-        *out = m;
-        return true;
-    }
-    /* Each man of the kind that reaches `to` on an empty board, with the
-     * line between clear. */
-    for (uint64_t x = b->men[MEN_INDEX(want)]; x; x &= x - 1) {
-        int f = SQ88(board_lsb(x));
-        if (!(board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
-            continue;
-        if (t != KNIGHT) {
-            int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
-            while (q != to && sq[q] == EMPTY)
-                q += step;
-            if (q != to)
-                continue;
-        }
-        if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
-            (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
-            continue;
-        move_t c = m;
-        c.from = (uint8_t)f;
-        if (!movegen_is_legal_known(b, c, in_check))
-            continue;
-        if (found++)
-            return false;
-        *out = c;
-    }
-    return found == 1;
-}
-
 /* san_resolve() past the usual case: castling, null moves, drops, moves
  * by squares, and every move that fails or is ambiguous (the words why). */
-static enum san_status resolve_full(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
+ARB_NOINLINE static enum san_status resolve_full(const board_t *b, const san_syntax_t *s, move_t *out, char *why,
+                                                 size_t cap)
 {
     char tn[3];
     switch (s->kind) {
@@ -565,12 +507,113 @@ static enum san_status resolve_full(const board_t *b, const san_syntax_t *s, mov
     return SAN_ILLEGAL;
 }
 
+/* The usual case's last step when m, its one candidate, may be pinned, is
+ * a king move or en passant, or the side is in check: m if legal, else the
+ * full path words why. */
+ARB_NOINLINE static enum san_status take_checked(const board_t *b, const san_syntax_t *s, move_t m, move_t *out,
+                                                 char *why, size_t cap)
+{
+    if (movegen_is_legal_known_full(b, m, b->in_check)) {
+        *out = m;
+        return SAN_OK;
+    }
+    return resolve_full(b, s, out, why, cap);
+}
+
+/* The usual case, straight from the destination: walk back from s->to to
+ * the pieces of the named type that reach it.  One candidate, not in line
+ * with its king and out of check, is legal at once; anything else (no
+ * candidate, several, a wrong promotion) goes to the full path, which
+ * finds the same move or words the error.  Every call is a tail call, so
+ * the usual move saves no registers. */
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
 {
-    if (s->kind == SAN_MOVE && !(s->piece == EMPTY && s->from_file >= 0 && s->from_rank >= 0) &&
-        resolve_fast(b, s, out))
+    if (s->kind != SAN_MOVE)
+        return resolve_full(b, s, out, why, cap);
+    const uint8_t *sq = b->sq;
+    int us = b->stm, to = s->to;
+    uint8_t target = sq[to];
+    if (target != EMPTY && PIECE_COLOR(target) == us)
+        return resolve_full(b, s, out, why, cap);
+    move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
+    if (s->piece == EMPTY) {
+        if (s->from_file >= 0 && s->from_rank >= 0)
+            return resolve_full(b, s, out, why, cap); /* a move by squares (e2e4) */
+        int down = us == WHITE ? -16 : 16;
+        uint8_t pawn = PIECE(us, PAWN);
+        bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
+        if (last != (s->promo != EMPTY) || s->promo == KING)
+            return resolve_full(b, s, out, why, cap);
+        m.promo = s->promo;
+        int from;
+        if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
+            /* A push: a pawn capture needs its file written (python-chess). */
+            from = to + down;
+            if (target != EMPTY || SQ_OFFBOARD(from))
+                return resolve_full(b, s, out, why, cap);
+            if (sq[from] != pawn) {
+                if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
+                    return resolve_full(b, s, out, why, cap);
+                from += down;
+                m.flags = MOVE_DOUBLE;
+            }
+        } else {
+            int side = s->from_file - SQ_FILE(to);
+            from = to + down + side;
+            if ((side != 1 && side != -1) || SQ_OFFBOARD(from) || sq[from] != pawn)
+                return resolve_full(b, s, out, why, cap);
+            if (target == EMPTY) {
+                if (to != b->ep)
+                    return resolve_full(b, s, out, why, cap);
+                m.flags = MOVE_CAPTURE | MOVE_EP;
+            }
+        }
+        if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
+            return resolve_full(b, s, out, why, cap);
+        m.from = (uint8_t)from;
+    } else {
+        if (s->promo != EMPTY)
+            return resolve_full(b, s, out, why, cap);
+        int t = s->piece, from = -1;
+        if (t == KING) {
+            from = b->king[us];
+            if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)) ||
+                (s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
+                (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
+                return resolve_full(b, s, out, why, cap);
+            m.from = (uint8_t)from;
+            return take_checked(b, s, m, out, why, cap);
+        }
+        /* Each man of the kind that reaches `to` on an empty board, with the
+         * line between clear and the written file or rank. */
+        for (uint64_t x = b->men[MEN_INDEX(PIECE(us, t))]; x; x &= x - 1) {
+            int f = SQ88(board_lsb(x));
+            if (!(board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
+                continue;
+            if (t != KNIGHT) {
+                int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
+                while (q != to && sq[q] == EMPTY)
+                    q += step;
+                if (q != to)
+                    continue;
+            }
+            if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
+                (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
+                continue;
+            if (from >= 0)
+                return resolve_full(b, s, out, why, cap); /* two: the full path picks */
+            from = f;
+        }
+        if (from < 0)
+            return resolve_full(b, s, out, why, cap);
+        m.from = (uint8_t)from;
+    }
+    /* Out of check, a man off every line through its king cannot be pinned. */
+    if (!b->in_check && !(m.flags & MOVE_EP) && !board_line_step(b->king[us], m.from)) {
+        *out = m;
         return SAN_OK;
-    return resolve_full(b, s, out, why, cap);
+    }
+    return take_checked(b, s, m, out, why, cap);
 }
 
 /* The SAN of m in b without the check or mate mark; NUL not written. */
