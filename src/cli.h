@@ -52,11 +52,12 @@ bool cli_write(strbuf_t *b, uint64_t base, FILE *f);
 
 /* Reads input `in` (named `name` in messages) on this thread to its end:
  * first the pre_len bytes at pre, which start at stream offset `offset`,
- * line `line`, then the rest of in.  Game numbers are raised by base.
- * Writes reports or rewritten PGN to dest.  False on an I/O error (reported
- * on stderr). */
+ * line `line` (after the line end eol_before, when offset > 0), then the
+ * rest of in.  Game numbers are raised by base.  Writes reports or
+ * rewritten PGN to dest.  False on an I/O error (reported on stderr). */
 bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
-                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, uint64_t base);
+                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, const char *eol_before,
+                uint64_t base);
 
 /* The same with cli->threads workers: the output is the one-thread
  * output, byte for byte. */

@@ -374,7 +374,8 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
 }
 
 bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
-                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, uint64_t base)
+                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, const char *eol_before,
+                uint64_t base)
 {
     char err[256];
     strbuf_t out = { 0 }, problems = { 0 }, diag = { 0 };
@@ -394,7 +395,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
     if (offset) {
         arb_reader_set_origin(r, offset, line);
         if (w)
-            rewrite_set_origin(w, offset);
+            rewrite_set_origin(w, offset, eol_before);
     }
     bool ok = true, done = false;
     while (!done && !st->stop) {
@@ -574,7 +575,7 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
             fprintf(stderr, "pgn-arbiter: %s: no game matches '%s'\n", path, cli->explain);
     } else {
         ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
-                              : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, 0);
+                              : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, NULL, 0);
     }
     input_position(in, &done_bytes, &size);
     progress_end(&st->progress, done_bytes, st->games - st->games_before);

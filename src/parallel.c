@@ -24,6 +24,7 @@ typedef struct job {
     char *data;
     size_t len, cap;
     uint64_t offset, line;       /* where data[0] is in the stream */
+    const char *eol_before;      /* the line end before data[0] (offset > 0): "\n" or "\r\n" */
     bool last;                   /* the final piece */
     bool cut_short;              /* the input failed after it: the game under way is not finished */
     enum job_state state;
@@ -74,7 +75,7 @@ static void run_job(const cli_t *cli, const char *name, job_t *j)
     }
     arb_reader_set_origin(r, j->offset, j->line);
     if (w) {
-        rewrite_set_origin(w, j->offset);
+        rewrite_set_origin(w, j->offset, j->offset ? j->eol_before : NULL);
         if (rewrite_feed(w, j->data, j->len) < 0)
             j->oom = true;
     }
@@ -250,9 +251,11 @@ static bool go_sequential(pool_t *p, job_t *next, input_t *in, const char *name,
     }
     size_t at = 0;
     uint64_t offset = next ? next->offset : 0, line = next ? next->line : 1;
+    const char *eol_before = next ? next->eol_before : NULL;
     if (p->count) {
         offset = p->queue[0]->offset;
         line = p->queue[0]->line;
+        eol_before = p->queue[0]->eol_before;
     }
     for (size_t i = 0; i < p->count; i++) {
         memcpy(all + at, p->queue[i]->data, p->queue[i]->len);
@@ -260,7 +263,7 @@ static bool go_sequential(pool_t *p, job_t *next, input_t *in, const char *name,
     }
     if (next)
         memcpy(all + at, next->data, next->len);
-    bool ok = cli_stream(in, name, cli, st, dest, all, total, offset, line, base);
+    bool ok = cli_stream(in, name, cli, st, dest, all, total, offset, line, offset ? eol_before : NULL, base);
     free(all);
     return ok;
 }
@@ -347,6 +350,8 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             next->cut_short = read_failed;
             rest->offset = offset + cut;
             rest->line = line + count_lines(next->data, cut);
+            /* Cuts follow a '\n' (find_cut). */
+            rest->eol_before = cut >= 2 && next->data[cut - 2] == '\r' ? "\r\n" : "\n";
             next->last = eof;
             offset = rest->offset;
             line = rest->line;

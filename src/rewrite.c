@@ -43,9 +43,13 @@ void rewrite_free(rewriter_t *w)
     free(w);
 }
 
-void rewrite_set_origin(rewriter_t *w, uint64_t offset)
+void rewrite_set_origin(rewriter_t *w, uint64_t offset, const char *line_end)
 {
     w->base = offset;
+    if (line_end) {
+        w->eol = strcmp(line_end, "\r\n") == 0 ? "\r\n" : "\n";
+        w->last = '\n';
+    }
 }
 
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len)

@@ -27,8 +27,11 @@ rewriter_t *rewrite_new(rewrite_options_t opt);
 void rewrite_free(rewriter_t *w);
 
 /* Makes the first byte fed byte `offset` of the stream (a piece of a split
- * input).  Call before the first rewrite_feed(). */
-void rewrite_set_origin(rewriter_t *w, uint64_t offset);
+ * input), which starts a line: line_end is the line end before it ("\n" or
+ * "\r\n"), for a game that has none of its own to copy, as one reader of
+ * the whole stream would have seen it.  Call before the first
+ * rewrite_feed(). */
+void rewrite_set_origin(rewriter_t *w, uint64_t offset, const char *line_end);
 
 /* Keeps the next len bytes of the stream.  Returns -1 if out of memory. */
 int rewrite_feed(rewriter_t *w, const char *buf, size_t len);

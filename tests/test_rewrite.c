@@ -71,6 +71,7 @@ typedef struct {
     rewrite_options_t opt;
     arb_policy policy;
     uint64_t origin, origin_line; /* rewrite_set_origin / arb_reader_set_origin, if origin > 0 */
+    const char *origin_eol;       /* the line end before the origin, NULL if unknown */
 } setup_t;
 
 static void drain(arb_reader *r, rewriter_t *w, strbuf_t *out, fixed_t *f)
@@ -98,7 +99,7 @@ static fixed_t fix_cut(const char *in, size_t len, const setup_t *s, enum cut ho
     CHECK(r && w, "out of memory");
     if (s->origin) {
         arb_reader_set_origin(r, s->origin, s->origin_line);
-        rewrite_set_origin(w, s->origin);
+        rewrite_set_origin(w, s->origin, s->origin_eol);
     }
     for (size_t at = 0; at < len;) {
         size_t n = len - at;
@@ -536,6 +537,16 @@ START_TEST(origin_mid_stream)
     s.origin_line = 3000;
     const char *dwant = "[Result \"1/2-1/2\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1/2-1/2\n";
     fix_at(TU_WHERE, dead, strlen(dead), &s, dwant, strlen(dwant), 1);
+
+    /* A game with no line end of its own takes the one before it, here
+     * the one before the piece, as for the whole stream. */
+    const char *one_line = "[Event \"c\"]";
+    s = ANNOTATE;
+    s.origin = 500;
+    s.origin_line = 20;
+    s.origin_eol = "\r\n";
+    const char *owant = "[Event \"c\"]\r\n[Result \"*\"]\r\n\r\n*";
+    fix_at(TU_WHERE, one_line, strlen(one_line), &s, owant, strlen(owant), 1);
 
     /* And split in two at a game boundary: the two pieces' outputs, one
      * after the other, are the whole stream's output. */

@@ -39,7 +39,8 @@ static bool read_piece(const uint8_t *data, size_t from, size_t to, uint64_t lin
         abort();
     if (from) {
         arb_reader_set_origin(r, from, line);
-        rewrite_set_origin(l->w, from);
+        /* As src/parallel.c does: the line end before the cut. */
+        rewrite_set_origin(l->w, from, from >= 2 && data[from - 2] == '\r' ? "\r\n" : "\n");
     }
     char *chunk = fuzz_dup(data + from, to - from);
     const arb_game *g;
