@@ -31,6 +31,17 @@ const int8_t board_ray_step[240] = {
      15,   0,   0,   0,   0,   0,   0,  16,   0,   0,   0,   0,   0,   0,  17,   0,
 };
 
+#define SQ_BIT(f, r) [SQ(f, r)] = 1ULL << ((r) * 8 + (f))
+#define RANK_BITS(r)                                                                                      \
+    SQ_BIT(0, r), SQ_BIT(1, r), SQ_BIT(2, r), SQ_BIT(3, r), SQ_BIT(4, r), SQ_BIT(5, r), SQ_BIT(6, r),     \
+        SQ_BIT(7, r)
+const uint64_t board_sq_bit[128] = {
+    RANK_BITS(0), RANK_BITS(1), RANK_BITS(2), RANK_BITS(3),
+    RANK_BITS(4), RANK_BITS(5), RANK_BITS(6), RANK_BITS(7),
+};
+#undef RANK_BITS
+#undef SQ_BIT
+
 const uint8_t board_lsb_table[64] = {
     0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
     62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
@@ -580,31 +591,25 @@ ARB_NOINLINE static void play_ep(board_t *b, uint64_t key)
 void board_play(board_t *b, move_t m, board_undo_t *u)
 {
     u->key = b->key;
-    u->halfmove = b->halfmove;
-    u->fullmove = b->fullmove;
-    u->victim = (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_EP)) ? EMPTY : b->sq[m.to];
-    u->castle = b->castle;
-    memcpy(u->castle_rook, b->castle_rook, sizeof u->castle_rook);
-    u->ep = b->ep;
-    u->checker = b->checker;
-    u->ep_legal = b->ep_legal;
-    u->in_check = b->in_check;
+    memcpy(u->state, (unsigned char *)b + BOARD_STATE_FIRST, BOARD_STATE_SIZE);
     if ((m.flags & (MOVE_CASTLE | MOVE_EP | MOVE_NULL)) || m.promo) {
+        u->victim = (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_EP)) ? EMPTY : b->sq[m.to];
         play_general(b, m);
         return;
     }
     /* One man moves from f to t, taking whatever stands there: the plain
      * case of board_make_move(), with every field read before it changes. */
     int us = b->stm, them = !us, f = m.from, t = m.to;
-    uint8_t pc = b->sq[f], victim = u->victim, castle = b->castle;
+    uint8_t pc = b->sq[f], victim = b->sq[t], castle = b->castle;
+    u->victim = victim;
     uint64_t key = b->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
     if (b->ep_legal)
         key ^= zobrist_ep[SQ_FILE(b->ep)];
     b->sq[f] = EMPTY;
     b->sq[t] = pc;
-    uint64_t tbit = 1ULL << SQ64(t);
+    uint64_t tbit = board_sq_bit[t];
     if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= (1ULL << SQ64(f)) | tbit;
+        b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
     unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
     if (victim != EMPTY) {
         key ^= zobrist_piece[victim][t];
@@ -688,14 +693,7 @@ void board_unplay(board_t *b, move_t m, const board_undo_t *u)
             b->king[us] = m.from;
     }
     b->key = u->key;
-    b->halfmove = u->halfmove;
-    b->fullmove = u->fullmove;
-    b->castle = u->castle;
-    memcpy(b->castle_rook, u->castle_rook, sizeof b->castle_rook);
-    b->ep = u->ep;
-    b->checker = u->checker;
-    b->ep_legal = u->ep_legal;
-    b->in_check = u->in_check;
+    memcpy((unsigned char *)b + BOARD_STATE_FIRST, u->state, BOARD_STATE_SIZE);
     b->stm = (uint8_t)us;
 }
 

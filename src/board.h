@@ -70,6 +70,7 @@ typedef struct board {
                                the men of a kind are found without a board scan */
     uint64_t key;           /* Zobrist key (zobrist.h): kept equal to zobrist_compute() */
     uint8_t king[2];        /* king square per colour */
+    /* From castle_rook to fullmove: the block board_play() saves whole (keep them together). */
     uint8_t castle_rook[4]; /* rook origin per right (CASTLE_INDEX), SQ_NONE if gone */
     uint8_t castle;         /* remaining rights, CASTLE_* bits; bit set iff castle_rook set */
     uint8_t ep;             /* square skipped by a double step on the last move, SQ_NONE if none;
@@ -110,15 +111,27 @@ size_t board_to_fen(const board_t *b, char *out, size_t cap);
  * Updates clocks, castling rights, en passant, counts and the key. */
 void board_make_move(const board_t *from, move_t m, board_t *to);
 
+/* The fields of board_t from castle_rook to fullmove (castling, en passant,
+ * check, side to move, clocks), which board_play() saves as one block. */
+#define BOARD_STATE_FIRST offsetof(board_t, castle_rook)
+#define BOARD_STATE_SIZE (offsetof(board_t, fullmove) + sizeof(uint16_t) - offsetof(board_t, castle_rook))
+
 /* What board_play() changed besides the squares, to take a move back. */
 typedef struct board_undo {
     uint64_t key;
-    uint16_t halfmove, fullmove;
     uint8_t victim;         /* piece code taken on m.to (en passant: EMPTY), EMPTY if none */
-    uint8_t castle, castle_rook[4];
-    uint8_t ep, checker;
-    bool ep_legal, in_check;
+    unsigned char state[BOARD_STATE_SIZE]; /* the block of board_t before the move */
 } board_undo_t;
+
+/* The castling rights and the en passant legality before the move. */
+static inline uint8_t board_undo_castle(const board_undo_t *u)
+{
+    return u->state[offsetof(board_t, castle) - BOARD_STATE_FIRST];
+}
+static inline bool board_undo_ep_legal(const board_undo_t *u)
+{
+    return u->state[offsetof(board_t, ep_legal) - BOARD_STATE_FIRST] != 0;
+}
 
 /* board_make_move() in place, for a caller that keeps one board: plays m
  * (a null move too) on *b and saves in *u what board_unplay() needs. */
@@ -145,6 +158,10 @@ static inline int board_line_step(int a, int b)
 {
     return board_ray_step[BOARD_DELTA(a, b)];
 }
+
+/* Bit SQ64(sq) of board_t.men per 0x88 square sq, 0 off the board: one load
+ * instead of the arithmetic. */
+extern const uint64_t board_sq_bit[128];
 
 /* Index 0..63 of the lowest set bit of x (x != 0), by de Bruijn multiplication. */
 extern const uint8_t board_lsb_table[64];

@@ -65,6 +65,14 @@ bool rules_insufficient(const board_t *b)
     return rules_side_insufficient(b, WHITE) && rules_side_insufficient(b, BLACK);
 }
 
+/* A side has no pawn, rook or queen: only then can material alone decide. */
+static bool material_thin(const board_t *b)
+{
+    const uint8_t *c = b->count;
+    return !(c[PIECE(WHITE, PAWN)] | c[PIECE(WHITE, ROOK)] | c[PIECE(WHITE, QUEEN)]) ||
+           !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]);
+}
+
 int rules_init(rules_t *r, const board_t *start)
 {
     memset(r, 0, sizeof *r);
@@ -82,6 +90,7 @@ int rules_init(rules_t *r, const board_t *start)
     r->seen = 1;
     r->nkeys = 1;
     r->bloom[start->stm] = 1ULL << (start->key >> 58);
+    r->thin = material_thin(start);
     r->pending = true;
     r->material_changed = true;
     r->remarkable = true;
@@ -251,8 +260,7 @@ static bool dead_candidate(const board_t *b)
 static bool material_matters(const rules_t *r, const board_t *b, int landed)
 {
     const uint8_t *c = b->count;
-    if (!(c[PIECE(WHITE, PAWN)] | c[PIECE(WHITE, ROOK)] | c[PIECE(WHITE, QUEEN)]) ||
-        !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]))
+    if (r->thin)
         return true;
     /* Locked chains need as many pawns on each side (dead_candidate()). */
     if (!r->dead || !c[PIECE(WHITE, PAWN)] || c[PIECE(WHITE, PAWN)] != c[PIECE(BLACK, PAWN)])
@@ -342,12 +350,14 @@ static inline void window_reset(rules_t *r, uint64_t key, int stm)
 
 /* rules_play() after a capture or pawn move: material and pawns may bring
  * verdicts, and the window starts afresh. */
-ARB_NOINLINE static int track_zeroing(rules_t *r, move_t m)
+ARB_NOINLINE static int track_material(rules_t *r, move_t m)
 {
     board_t *b = r->pos;
     bool remarkable = false;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
     r->pawns_changed = true;
+    if (r->material_changed)
+        r->thin = material_thin(b);
     if (material_matters(r, b, m.to)) {
         remarkable = true;
     } else {
@@ -370,6 +380,24 @@ ARB_NOINLINE static int window_grow(rules_t *r)
         return -1;
     r->keys = k;
     r->cap = cap;
+    return 0;
+}
+
+/* rules_play() after a capture or pawn move.  A pawn push keeps the
+ * material: unless a side was thin already or the pawn now stands blocked
+ * by an enemy pawn (a lock may form), there is nothing to judge (see
+ * material_matters()), and only the window starts afresh. */
+ARB_NOINLINE static int track_zeroing(rules_t *r, move_t m)
+{
+    const board_t *b = r->pos;
+    int stm = b->stm;
+    if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
+        (r->dead && b->sq[m.to + (stm == BLACK ? 16 : -16)] == PIECE(stm, PAWN)))
+        return track_material(r, m);
+    r->insufficient = false;
+    r->material_changed = r->pawns_changed = false;
+    window_reset(r, b->key, stm);
+    r->remarkable = false;
     return 0;
 }
 
@@ -418,7 +446,7 @@ int rules_play(rules_t *r, move_t m)
         return track_zeroing(r, m);
     uint64_t key = b->key;
     int stm = b->stm;
-    if (b->castle != r->undo.castle || r->undo.ep_legal || r->first[FACT_FIVEFOLD] >= 0) {
+    if (b->castle != board_undo_castle(&r->undo) || board_undo_ep_legal(&r->undo) || r->first[FACT_FIVEFOLD] >= 0) {
         window_reset(r, key, stm);
         r->remarkable = halfmove >= 99;
         return 0;

@@ -55,6 +55,8 @@ typedef struct rules {
     struct dead_search *dead;    /* borrowed analysis for dead positions (set after
                                     rules_init); NULL: material only */
     bool pawns_changed;          /* a pawn moved or was taken on the last move */
+    bool thin;                   /* a side of `pos` has no pawn, rook or queen: material
+                                    may decide (kept when material changes) */
     bool cannot_win[2];          /* cached per-side verdict for `pos`, proved */
     board_t board;               /* private: the position, moves made in place (no copy) */
     board_undo_t undo;           /* private: takes `last` back, for move text */
