@@ -136,38 +136,7 @@ bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check)
 {
     if ((m.flags & (MOVE_EP | MOVE_CASTLE)) || PIECE_TYPE(b->sq[m.from]) == KING)
         return movegen_is_legal(b, m);
-    int k = b->king[b->stm];
-    if (in_check) {
-        /* Another man can only take the one checker or step between it
-         * and the king; then it must not uncover a second line. */
-        int c = b->checker;
-        if (c == SQ_NONE)
-            return false; /* double check: only the king may move */
-        if (m.to != c) {
-            int dc = board_line_step(k, c);
-            if (!dc || board_line_step(k, m.to) != dc || (m.to - k) / dc >= (c - k) / dc)
-                return false;
-        }
-    }
-    int d = board_line_step(k, m.from);
-    if (!d)
-        return true;
-    bool diagonal = d == 17 || d == -17 || d == 15 || d == -15;
-    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
-    if (!b->count[slider] && !b->count[queen])
-        return true; /* nothing could pin along this line */
-    for (int sq = k + d; sq != m.from; sq += d)
-        if (b->sq[sq] != EMPTY)
-            return true; /* another piece shields the king */
-    for (int sq = m.from + d; !SQ_OFFBOARD(sq); sq += d) {
-        if (b->sq[sq] == EMPTY)
-            continue;
-        if (b->sq[sq] != slider && b->sq[sq] != queen)
-            return true;
-        /* Pinned: it may only move along the pin line. */
-        return board_line_step(k, m.to) == d;
-    }
-    return true;
+    return movegen_man_legal(b, m, in_check);
 }
 
 static int add(move_t *out, int n, int from, int to, int promo, int flags)

@@ -31,6 +31,45 @@ bool movegen_is_legal(const board_t *b, move_t m);
  * unless it leaves the line of a pin, found with one ray walk, or leaves
  * the check (b->checker) standing. */
 bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
+/* movegen_is_legal_known_full() for a move of a man other than the king,
+ * not en passant nor castling: no call, for callers that keep their
+ * common path free of register saves. */
+static inline bool movegen_man_legal(const board_t *b, move_t m, bool in_check)
+{
+    int k = b->king[b->stm];
+    if (in_check) {
+        /* Another man can only take the one checker or step between it
+         * and the king; then it must not uncover a second line. */
+        int c = b->checker;
+        if (c == SQ_NONE)
+            return false; /* double check: only the king may move */
+        if (m.to != c) {
+            int dc = board_line_step(k, c);
+            if (!dc || board_line_step(k, m.to) != dc || (m.to - k) / dc >= (c - k) / dc)
+                return false;
+        }
+    }
+    int d = board_line_step(k, m.from);
+    if (!d)
+        return true;
+    bool diagonal = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP);
+    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
+    if (!b->count[slider] && !b->count[queen])
+        return true; /* nothing could pin along this line */
+    for (int sq = k + d; sq != m.from; sq += d)
+        if (b->sq[sq] != EMPTY)
+            return true; /* another piece shields the king */
+    for (int sq = m.from + d; !SQ_OFFBOARD(sq); sq += d) {
+        if (b->sq[sq] == EMPTY)
+            continue;
+        if (b->sq[sq] != slider && b->sq[sq] != queen)
+            return true;
+        /* Pinned: it may only move along the pin line. */
+        return board_line_step(k, m.to) == d;
+    }
+    return true;
+}
+
 /* The same, with the common answer inline (the test above, unabridged). */
 static inline bool movegen_is_legal_known(const board_t *b, move_t m, bool in_check)
 {

@@ -507,13 +507,25 @@ ARB_NOINLINE static enum san_status resolve_full(const board_t *b, const san_syn
     return SAN_ILLEGAL;
 }
 
-/* The usual case's last step when m, its one candidate, may be pinned, is
- * a king move or en passant, or the side is in check: m if legal, else the
- * full path words why. */
-ARB_NOINLINE static enum san_status take_checked(const board_t *b, const san_syntax_t *s, move_t m, move_t *out,
+/* The usual case's last step for a king move or en passant: m if legal,
+ * else the full path words why. */
+ARB_NOINLINE static enum san_status take_special(const board_t *b, const san_syntax_t *s, move_t m, move_t *out,
                                                  char *why, size_t cap)
 {
-    if (movegen_is_legal_known_full(b, m, b->in_check)) {
+    if (movegen_is_legal(b, m)) {
+        *out = m;
+        return SAN_OK;
+    }
+    return resolve_full(b, s, out, why, cap);
+}
+
+/* The usual case's last step when m, a man's move, may be pinned or the
+ * side is in check: the same, with the pin test inline (no call but the
+ * full path's). */
+ARB_NOINLINE static enum san_status take_man(const board_t *b, const san_syntax_t *s, move_t m, move_t *out,
+                                             char *why, size_t cap)
+{
+    if (movegen_man_legal(b, m, b->in_check)) {
         *out = m;
         return SAN_OK;
     }
@@ -582,7 +594,7 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
                 (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
                 return resolve_full(b, s, out, why, cap);
             m.from = (uint8_t)from;
-            return take_checked(b, s, m, out, why, cap);
+            return take_special(b, s, m, out, why, cap);
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
          * line between clear and the written file or rank. */
@@ -608,12 +620,32 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
             return resolve_full(b, s, out, why, cap);
         m.from = (uint8_t)from;
     }
-    /* Out of check, a man off every line through its king cannot be pinned. */
-    if (!b->in_check && !(m.flags & MOVE_EP) && !board_line_step(b->king[us], m.from)) {
-        *out = m;
-        return SAN_OK;
+    if (m.flags & MOVE_EP)
+        return take_special(b, s, m, out, why, cap);
+    if (b->in_check)
+        return take_man(b, s, m, out, why, cap);
+    /* Out of check, the pin test of movegen_man_legal() inline: a man off
+     * every line through its king, or shielded from it, or with no enemy
+     * slider of the line's kind beyond it, is free to go. */
+    int k = b->king[us], d = board_line_step(k, m.from);
+    if (d) {
+        int q = k + d;
+        while (sq[q] == EMPTY)
+            q += d; /* stops on m.from at the latest */
+        if (q == m.from) {
+            for (q += d; !SQ_OFFBOARD(q) && sq[q] == EMPTY; q += d)
+                ;
+            if (!SQ_OFFBOARD(q)) {
+                int kind = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP) ? BISHOP : ROOK;
+                uint8_t p = sq[q];
+                /* Pinned: it may only move along the pin line. */
+                if ((p == PIECE(!us, kind) || p == PIECE(!us, QUEEN)) && board_line_step(k, to) != d)
+                    return resolve_full(b, s, out, why, cap);
+            }
+        }
     }
-    return take_checked(b, s, m, out, why, cap);
+    *out = m;
+    return SAN_OK;
 }
 
 /* The SAN of m in b without the check or mate mark; NUL not written. */
