@@ -167,7 +167,11 @@ extern const uint64_t board_sq_bit[128];
 extern const uint8_t board_lsb_table[64];
 static inline int board_lsb(uint64_t x)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x); /* one instruction where the compiler has it */
+#else
     return board_lsb_table[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
+#endif
 }
 
 /* True if the side to move is in check (kept by every board function). */

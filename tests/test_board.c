@@ -835,6 +835,28 @@ START_TEST(test_to_fen_small_buffer)
 }
 END_TEST
 
+/* The square bit table and the lowest-bit index agree with SQ64(); the
+ * undo record's castling and en passant bytes are the board's before the move. */
+START_TEST(test_square_bits_and_undo_bytes)
+{
+    for (int sq = 0; sq < 128; sq++) {
+        uint64_t want = SQ_OFFBOARD(sq) ? 0 : 1ULL << SQ64(sq);
+        ck_assert_msg(board_sq_bit[sq] == want, "board_sq_bit[0x%02x] wrong", sq);
+        if (want)
+            ck_assert_int_eq(board_lsb(want | (want << 1) | 0x8000000000000000ULL), SQ64(sq));
+    }
+    board_t b;
+    board_undo_t u;
+    tu_fen_at(TU_WHERE, &b, "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 2", false);
+    ck_assert(b.ep_legal);
+    board_play(&b, (move_t){ SQ(4, 0), SQ(4, 1), EMPTY, 0 }, &u); /* Ke2: rights and e.p. go */
+    ck_assert_int_eq(board_undo_castle(&u), CASTLE_WK | CASTLE_WQ);
+    ck_assert(board_undo_ep_legal(&u));
+    ck_assert_int_eq(b.castle, 0);
+    ck_assert(!b.ep_legal);
+}
+END_TEST
+
 static Suite *board_suite(void)
 {
     Suite *s = suite_create("board");
@@ -868,6 +890,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_counts_capture_and_promotion, 10);
     TU_CASE(s, test_counts_random_games, 60);
     TU_CASE(s, test_null_move, 10);
+    TU_CASE(s, test_square_bits_and_undo_bytes, 10);
     TU_CASE(s, test_in_check, 10);
     TU_CASE(s, test_checker, 10);
     TU_CASE(s, test_play_unplay, 60);
