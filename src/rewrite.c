@@ -17,6 +17,8 @@ struct rewriter {
     uint64_t base;
     char last;          /* the last byte written, '\n' at the start */
     const char *eol;    /* the last line end written: "\n" or "\r\n", NULL if none yet */
+    uint64_t glue_at;   /* a marker was written just before this offset, whose byte was not
+                           fed yet: a space goes first if it is a word's; UINT64_MAX if none */
 };
 
 /* One change: replace [from, to) by text; insertions have from == to. */
@@ -31,6 +33,7 @@ rewriter_t *rewrite_new(rewrite_options_t opt)
     if (w) {
         w->opt = opt;
         w->last = '\n';
+        w->glue_at = UINT64_MAX;
     }
     return w;
 }
@@ -165,6 +168,27 @@ static void note_written(rewriter_t *w, const char *text, size_t n)
     }
 }
 
+/* Whether c can be part of a word of movetext ("23*" reads as one). */
+static bool word_char(char ch)
+{
+    unsigned char c = (unsigned char)ch;
+    return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+           (c && strchr("_+#=:/.!?@~-", c));
+}
+
+/* Before writing `first` at w->base: the space a marker written before
+ * it needs if first would glue to it (see glue_at). */
+static void glue(rewriter_t *w, strbuf_t *out, char first)
+{
+    if (w->base < w->glue_at)
+        return;
+    if (w->glue_at == w->base && word_char(first)) {
+        note_written(w, " ", 1);
+        strbuf_append(out, " ", 1);
+    }
+    w->glue_at = UINT64_MAX;
+}
+
 static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
 {
     if (upto > w->base + w->len)
@@ -172,6 +196,8 @@ static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto)
     if (upto <= w->base)
         return;
     size_t n = (size_t)(upto - w->base);
+    if (w->glue_at != UINT64_MAX)
+        glue(w, out, w->data[0]);
     note_written(w, w->data, n);
     strbuf_append(out, w->data, n);
     w->data += n;
@@ -363,16 +389,16 @@ int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
                  * before it ("23*") keeps apart from it; one read inside a
                  * longer word stays in it. */
                 uint64_t at = g->marker_span.offset;
-                unsigned char before = (unsigned char)(at == w->base ? w->last : byte_at(w, at - 1, ' '));
-                bool word_char = before >= 0x80 || (before >= '0' && before <= '9') ||
-                                 (before >= 'A' && before <= 'Z') || (before >= 'a' && before <= 'z') ||
-                                 (before && strchr("_+#=:/.!?@~-", before));
-                bool glued = at > 0 && !g->marker_in_word && word_char;
-                unsigned char after = (unsigned char)byte_at(w, g->marker_span.end, ' ');
-                bool glued_after = !g->marker_in_word &&
-                                   (after >= 0x80 || (after >= '0' && after <= '9') || (after >= 'A' && after <= 'Z') ||
-                                    (after >= 'a' && after <= 'z') || (after && strchr("_+#=:/.!?@~-", after)));
-                n = add(p, n, at, g->marker_span.end, glued ? " " : "", target, glued_after ? " " : "");
+                char before = at == w->base ? w->last : byte_at(w, at - 1, ' ');
+                bool glued = at > 0 && !g->marker_in_word && word_char(before);
+                /* The byte after it may not have been fed yet (a marker is a
+                 * token of its own): then the space is decided when it is. */
+                uint64_t end = g->marker_span.end;
+                bool known = end - w->base < w->len;
+                bool glued_after = !g->marker_in_word && known && word_char(byte_at(w, end, ' '));
+                if (!g->marker_in_word && !known)
+                    w->glue_at = end;
+                n = add(p, n, at, end, glued ? " " : "", target, glued_after ? " " : "");
             }
         } else {
             uint64_t at = g->where.end;
@@ -404,6 +430,8 @@ int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
     }
     for (int i = 0; i < n; i++) {
         emit(w, out, p[i].from);
+        if (w->glue_at != UINT64_MAX && p[i].text[0])
+            glue(w, out, p[i].text[0]);
         note_written(w, p[i].text, strlen(p[i].text));
         strbuf_puts(out, p[i].text);
         /* Skip the replaced bytes. */
