@@ -20,7 +20,7 @@
 #include <zstd.h>
 
 #define RAW_SIZE (256u << 10)
-#define BLOCK_SIZE (256u << 10)
+#define BLOCK_SIZE (128u << 10)
 #define BLOCKS 4
 
 enum codec { PLAIN, GZIP, ZSTD };
