@@ -435,7 +435,7 @@ static inline int discovered(const board_t *b, int ksq, int v, int by)
     int step = board_ray_step[BOARD_DELTA(ksq, v)];
     if (!step)
         return -1;
-    bool diagonal = step == 17 || step == -17 || step == 15 || step == -15;
+    bool diagonal = board_ray_kinds[BOARD_DELTA(ksq, v)] & (1 << BISHOP);
     uint8_t slider = PIECE(by, diagonal ? BISHOP : ROOK), queen = PIECE(by, QUEEN);
     if (!b->count[slider] && !b->count[queen])
         return -1; /* no piece of `by` moves along such a line */
@@ -638,8 +638,13 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
         key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
     int ksq = b->king[them];
     int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
-    b->in_check = c1 >= 0 || c2 >= 0;
-    b->checker = (uint8_t)(c1 < 0 ? (c2 < 0 ? SQ_NONE : c2) : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
+    if (c1 < 0 && c2 < 0) {
+        b->in_check = false;
+        b->checker = SQ_NONE;
+    } else {
+        b->in_check = true;
+        b->checker = (uint8_t)(c1 < 0 ? c2 : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
+    }
     b->stm = (uint8_t)them;
     if (us == BLACK)
         b->fullmove++;
