@@ -161,7 +161,7 @@ int san_parse(const char *text, size_t len, san_syntax_t *out)
                 return 0;
             }
             if (n == 4 && text[1] == 'x') {
-                if (s.piece == EMPTY && c0 - 'a' < 8u)
+                if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
                     s.from_file = (int8_t)(c0 - 'a');
                 if (s.piece != EMPTY || s.from_file >= 0) {
                     s.capture = true;

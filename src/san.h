@@ -18,7 +18,7 @@ enum san_kind {
 
 /* What a move text says, before any board is consulted. */
 typedef struct san_syntax {
-    enum san_kind kind;
+    uint8_t kind;        /* enum san_kind (a byte: the syntax fits one 8-byte word) */
     uint8_t piece;       /* piece type named, or EMPTY for a pawn / bare square pair */
     int8_t from_file;    /* 0..7 if given, else -1 */
     int8_t from_rank;    /* 0..7 if given, else -1 */
