@@ -50,6 +50,47 @@ static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lif
     return false;
 }
 
+/* attacked() for two squares at once, on b's own squares: one pass over the
+ * men of `by` (castling's two squares in standard chess). */
+static bool attacked_either(const board_t *b, int s1, int s2, int by)
+{
+    const uint8_t *s = b->sq;
+    uint8_t pawn = PIECE(by, PAWN);
+    if (b->count[pawn]) {
+        int back = by == WHITE ? -1 : 1;
+        const int sqs[2] = { s1, s2 };
+        for (int i = 0; i < 2; i++) {
+            int p1 = sqs[i] + back * 15, p2 = sqs[i] + back * 17;
+            if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
+                return true;
+        }
+    }
+    int k = b->king[by];
+    if ((board_ray_kinds[BOARD_DELTA(k, s1)] | board_ray_kinds[BOARD_DELTA(k, s2)]) & (1 << KING))
+        return true;
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
+    for (uint64_t x = men[0]; x; x &= x - 1) {
+        int p = SQ88(board_lsb(x));
+        if ((board_ray_kinds[BOARD_DELTA(p, s1)] | board_ray_kinds[BOARD_DELTA(p, s2)]) & (1 << KNIGHT))
+            return true;
+    }
+    for (uint64_t x = men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]; x; x &= x - 1) {
+        int p = SQ88(board_lsb(x)), kind = 1 << PIECE_TYPE(s[p]);
+        for (int sq = s1;; sq = s2) {
+            if (board_ray_kinds[BOARD_DELTA(p, sq)] & kind) {
+                int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
+                while (t != p && s[t] == EMPTY)
+                    t += step;
+                if (t == p)
+                    return true;
+            }
+            if (sq == s2)
+                break;
+        }
+    }
+    return false;
+}
+
 bool movegen_attacked(const board_t *b, int sq, int by)
 {
     return attacked(b, b->sq, sq, by, -1, -1);
@@ -83,6 +124,9 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
         for (int t = kfrom + step; t != rfrom; t += step)
             if (b->sq[t] != EMPTY)
                 return false;
+        /* The king crosses one square and lands on the next. */
+        if (kto == kfrom + 2 * step)
+            return !attacked_either(b, kfrom + step, kto, them);
         for (int t = kfrom + step;; t += step) {
             if (attacked(b, b->sq, t, them, -1, -1))
                 return false;
