@@ -156,6 +156,13 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
     return true;
 }
 
+bool movegen_king_step_legal(const board_t *b, int from, int to)
+{
+    /* No copy needed: the king only has to leave its own square empty for
+     * the lines through it; what it captures attacks nothing. */
+    return !attacked(b, b->sq, to, !b->stm, from, to);
+}
+
 bool movegen_is_legal(const board_t *b, move_t m)
 {
     if (m.flags & MOVE_CASTLE)

@@ -26,6 +26,9 @@ bool movegen_has_legal(const board_t *b);
 /* True if the pseudo-legal move m does not leave the mover's king attacked. */
 bool movegen_is_legal(const board_t *b, move_t m);
 
+/* movegen_is_legal() for a king step (not castling) from `from` to `to`. */
+bool movegen_king_step_legal(const board_t *b, int from, int to);
+
 /* The same for a caller that knows whether the side to move is in check
  * (b->in_check): a move other than a king move or en passant is legal
  * unless it leaves the line of a pin, found with one ray walk, or leaves

@@ -507,8 +507,8 @@ ARB_NOINLINE static enum san_status resolve_full(const board_t *b, const san_syn
     return SAN_ILLEGAL;
 }
 
-/* The usual case's last step for a king move or en passant: m if legal,
- * else the full path words why. */
+/* The usual case's last step for en passant: m if legal, else the full
+ * path words why. */
 ARB_NOINLINE static enum san_status take_special(const board_t *b, const san_syntax_t *s, move_t m, move_t *out,
                                                  char *why, size_t cap)
 {
@@ -594,7 +594,10 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
                 (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
                 return resolve_full(b, s, out, why, cap);
             m.from = (uint8_t)from;
-            return take_special(b, s, m, out, why, cap);
+            if (!movegen_king_step_legal(b, from, to))
+                return resolve_full(b, s, out, why, cap);
+            *out = m;
+            return SAN_OK;
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
          * line between clear and the written file or rank. */
