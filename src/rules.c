@@ -350,9 +350,10 @@ static inline void window_reset(rules_t *r, uint64_t key, int stm)
 
 /* rules_play() after a capture or pawn move: material and pawns may bring
  * verdicts, and the window starts afresh. */
-ARB_NOINLINE static int track_material(rules_t *r, move_t m)
+ARB_NOINLINE static int track_material(rules_t *r)
 {
     board_t *b = r->pos;
+    move_t m = r->last;
     bool remarkable = false;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
     r->pawns_changed = true;
@@ -387,13 +388,14 @@ ARB_NOINLINE static int window_grow(rules_t *r)
  * material: unless a side was thin already or the pawn now stands blocked
  * by an enemy pawn (a lock may form), there is nothing to judge (see
  * material_matters()), and only the window starts afresh. */
-ARB_NOINLINE static int track_zeroing(rules_t *r, move_t m)
+ARB_NOINLINE static int track_zeroing(rules_t *r)
 {
     const board_t *b = r->pos;
+    move_t m = r->last;
     int stm = b->stm;
     if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
         (r->dead && b->sq[m.to + (stm == BLACK ? 16 : -16)] == PIECE(stm, PAWN)))
-        return track_material(r, m);
+        return track_material(r);
     r->insufficient = false;
     r->material_changed = r->pawns_changed = false;
     window_reset(r, b->key, stm);
@@ -443,7 +445,7 @@ int rules_play(rules_t *r, move_t m)
      * more counting. */
     unsigned halfmove = b->halfmove;
     if (halfmove == 0)
-        return track_zeroing(r, m);
+        return track_zeroing(r); /* m is r->last */
     uint64_t key = b->key;
     int stm = b->stm;
     if (b->castle != board_undo_castle(&r->undo) || board_undo_ep_legal(&r->undo) || r->first[FACT_FIVEFOLD] >= 0) {
