@@ -15,8 +15,9 @@ enum { WHITE = 0, BLACK = 1 };
 enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
 
 /* Keeps a rarely needed part out of its caller, so that the caller's common
- * path saves fewer registers; a plain function where the compiler lacks it. */
-#if defined(__GNUC__) || defined(__clang__)
+ * path saves fewer registers; a plain function where the compiler lacks it
+ * (configure.ac tests for it). */
+#ifdef ARB_HAVE_NOINLINE
 #define ARB_NOINLINE __attribute__((noinline))
 #else
 #define ARB_NOINLINE
@@ -167,8 +168,8 @@ extern const uint64_t board_sq_bit[128];
 extern const uint8_t board_lsb_table[64];
 static inline int board_lsb(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x); /* one instruction where the compiler has it */
+#ifdef ARB_HAVE_CTZLL
+    return __builtin_ctzll(x); /* one instruction where the compiler has it (configure.ac) */
 #else
     return board_lsb_table[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
 #endif
