@@ -13,7 +13,9 @@
 #                       inputs that once broke them (tests/fuzz/regressions)
 #                       and every seed input, once each: repeatable
 #   5. fuzzing          every harness fuzzed for its share of FUZZ_TIME
-#                       seconds (default 112: two minutes in all); any
+#                       seconds (default 112: two minutes in all) from a
+#                       fixed FUZZ_SEED, so that CI tries a prefix of the
+#                       inputs a longer run with that seed has tried; any
 #                       crash, leak, timeout or broken invariant fails, and
 #                       the input is printed (base64).  Stages 4 and 5 are
 #                       skipped when clang cannot build libFuzzer targets
@@ -90,7 +92,7 @@ else
     passed=$((passed + 1))
 
     stage "fuzzing: ${FUZZ_TIME:-112} seconds in all"
-    FUZZ_DIR="$fuzz" FUZZ_TIME=${FUZZ_TIME:-112} sh tests/fuzz/run.sh run
+    FUZZ_DIR="$fuzz" FUZZ_TIME=${FUZZ_TIME:-112} FUZZ_SEED=${FUZZ_SEED:-20261121} sh tests/fuzz/run.sh run
     passed=$((passed + 1))
 fi
 

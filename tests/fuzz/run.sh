@@ -20,6 +20,9 @@
 #   FUZZ_JOBS   libFuzzer -jobs per harness (default 1)
 #   CLANG       the compiler (default clang)
 #   FUZZ_FLAGS  extra libFuzzer flags (e.g. -rss_limit_mb=512)
+#   FUZZ_SEED   libFuzzer's -seed: the same seed, binary and seeds give the
+#               same inputs in the same order, so a shorter run on a slower
+#               machine tries a prefix of a longer one (default: random)
 #
 # A crash is saved as FUZZ_DIR/crashes/HARNESS-crash-SHA1 (or leak-, timeout-,
 # oom-); reproduce it with FUZZ_DIR/bin/fuzz_HARNESS FILE, then copy it to
@@ -202,6 +205,7 @@ fuzz_one() {
     # memory is bounded by design; -max_len: small inputs find bugs faster.
     par=
     [ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
+    [ -n "${FUZZ_SEED:-}" ] && par="$par -seed=$FUZZ_SEED"
     # shellcheck disable=SC2086
     "$work/bin/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 -max_len=8192 \
         -print_final_stats=1 $par \
