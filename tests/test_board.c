@@ -7,9 +7,9 @@
 /* FENs that must come back unchanged from board_to_fen(board_from_fen(x)). */
 static const char *const roundtrip_std[] = {
     TU_START_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    TU_KIWIPETE_FEN,
+    TU_PERFT3_FEN,
+    TU_PERFT4_FEN,
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     /* legal en passant: shown */
@@ -388,9 +388,9 @@ END_TEST
 
 static const char *const positions[] = {
     TU_START_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    TU_KIWIPETE_FEN,
+    TU_PERFT3_FEN,
+    TU_PERFT4_FEN,
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1",
@@ -691,15 +691,8 @@ END_TEST
  * and null moves included. */
 START_TEST(test_play_unplay)
 {
-    static const struct {
-        const char *fen;
-        bool c960;
-    } starts[] = {
-        {TU_START_FEN, false},
-        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
-        {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false},
-        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false},
-        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9", true},
+    static const tu_start_t starts[] = {
+        TU_WALK_STARTS,
         {"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", true},
         {"4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true},
     };

@@ -15,10 +15,10 @@ typedef struct {
 
 static const perft_case_t perft_cases[] = {
     {"start", TU_START_FEN, false, {20, 400, 8902, 197281, 4865609}},
-    {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false,
+    {"kiwipete", TU_KIWIPETE_FEN, false,
      {48, 2039, 97862, 4085603}},
-    {"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false, {14, 191, 2812, 43238, 674624}},
-    {"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false, {6, 264, 9467, 422333}},
+    {"pos3", TU_PERFT3_FEN, false, {14, 191, 2812, 43238, 674624}},
+    {"pos4", TU_PERFT4_FEN, false, {6, 264, 9467, 422333}},
     {"pos4-mirrored", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", false, {6, 264, 9467, 422333}},
     {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", false, {44, 1486, 62379, 2103487}},
     {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", false,

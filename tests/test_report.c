@@ -219,24 +219,31 @@ START_TEST(json_string_invalid_utf8)
 END_TEST
 
 /* The escaping rules one byte at a time, to check the word-at-a-time code. */
+
+/* Length of the well-formed UTF-8 sequence of two to four bytes at s (at
+ * most n bytes), 0 if none: Unicode's table of well-formed byte sequences
+ * (3-7), row by row, a different formulation from the decoder in report.c. */
 static size_t ref_utf8(const unsigned char *s, size_t n)
 {
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
-    else return 0;
-    if (n < len) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
+    static const struct {
+        unsigned char lead_lo, lead_hi, second_lo, second_hi, len;
+    } rows[] = {
+        { 0xC2, 0xDF, 0x80, 0xBF, 2 }, { 0xE0, 0xE0, 0xA0, 0xBF, 3 }, { 0xE1, 0xEC, 0x80, 0xBF, 3 },
+        { 0xED, 0xED, 0x80, 0x9F, 3 }, { 0xEE, 0xEF, 0x80, 0xBF, 3 }, { 0xF0, 0xF0, 0x90, 0xBF, 4 },
+        { 0xF1, 0xF3, 0x80, 0xBF, 4 }, { 0xF4, 0xF4, 0x80, 0x8F, 4 },
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (s[0] < rows[r].lead_lo || s[0] > rows[r].lead_hi)
+            continue;
+        size_t len = rows[r].len;
+        if (n < len || s[1] < rows[r].second_lo || s[1] > rows[r].second_hi)
+            return 0;
+        for (size_t i = 2; i < len; i++)
+            if (s[i] < 0x80 || s[i] > 0xBF)
+                return 0;
+        return len;
     }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
+    return 0;
 }
 
 static void ref_json(char *o, const unsigned char *s, size_t n)

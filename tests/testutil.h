@@ -21,6 +21,25 @@
 #include "zobrist.h"
 
 #define TU_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+/* The published perft positions 2 ("Kiwipete"), 3 and 4, shared by the
+ * suites that walk random games from them. */
+#define TU_KIWIPETE_FEN "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+#define TU_PERFT3_FEN "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+#define TU_PERFT4_FEN "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+
+/* A position to start random games from; c960: castle by Chess960 rules. */
+typedef struct {
+    const char *fen;
+    bool c960;
+} tu_start_t;
+/* The starts most walks share: the perft positions 1 to 4 and a Chess960
+ * start with castling rights on both wings. */
+#define TU_WALK_STARTS                                                                        \
+    { TU_START_FEN, false }, { TU_KIWIPETE_FEN, false }, { TU_PERFT4_FEN, false },             \
+        { TU_PERFT3_FEN, false },                                                             \
+    {                                                                                         \
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9", true             \
+    }
 #define TU_WHERE __FILE__, __LINE__
 
 /* ---- squares and moves as text ---------------------------------------- */
