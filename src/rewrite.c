@@ -391,6 +391,11 @@ int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
                 uint64_t at = g->marker_span.offset;
                 char before = at == w->base ? w->last : byte_at(w, at - 1, ' ');
                 bool glued = at > 0 && !g->marker_in_word && word_char(before);
+                /* Nor may the text before it take in the new marker: after
+                 * "$", "1/2-1/2" would start a NAG ($1). */
+                if (!glued && !g->marker_in_word && !cut && at > g->where.offset &&
+                    !marker_fits(w, g->where.offset, at, "", target))
+                    glued = true;
                 /* The byte after it may not have been fed yet (a marker is a
                  * token of its own): then the space is decided when it is. */
                 uint64_t end = g->marker_span.end;

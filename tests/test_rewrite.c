@@ -284,6 +284,8 @@ START_TEST(marker_inside_a_word)
      * when the byte after it comes in a later chunk (fix_at feeds byte by
      * byte too). */
     FIX("[Result \"1-0\"]\n\n1. e4 e5 2. Nf3*Nc6\n", PLAIN, "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0 Nc6\n", 1);
+    /* ... and from a NAG sign before it, which would take in a digit. */
+    FIX("[Result \"1-0\"]\n\n1. e4 e5$*\n", PLAIN, "[Result \"1-0\"]\n\n1. e4 e5$ 1-0\n", 1);
     /* Left as it is when it would not: "a1/2-1/2" holds the move a1. */
     const char *in = "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Ra0-15.\n";
     FIX(in, PLAIN, in, 0);
