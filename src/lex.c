@@ -1186,3 +1186,29 @@ lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
     }
     return next_slow(lx, tok);
 }
+
+/* A line whose reading does not depend on what came before it (-j cuts). */
+bool lex_plain_tag_line(const char *buf, size_t i, size_t len)
+{
+    size_t k = i + 1, start = k;
+    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
+                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
+        k++;
+    if (k == start || k >= len || buf[k] != ' ')
+        return false;
+    while (k < len && buf[k] == ' ')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    if (k >= len || buf[k++] != ']')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
+}

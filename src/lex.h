@@ -73,6 +73,14 @@ bool lex_between_tokens(const lexer_t *lx);
  * if something else follows or it is not known yet. */
 bool lex_line_done(const lexer_t *lx);
 
+/* True if the line at buf[i] (a '[' at a line start) is one plain tag pair
+ * alone: [Name "value"], no backslash in the value, then blanks and the line
+ * end, all within buf[0..len).  A reader in the middle of a game and a fresh
+ * one both read such a line as the first tag of the next game; any other
+ * '[' line (a malformed tag, a tag with more after it) a reader of the whole
+ * stream may keep in the game under way.  Where -j may cut a stream. */
+bool lex_plain_tag_line(const char *buf, size_t i, size_t len);
+
 /* Hands the lexer the next len bytes of the stream.  The bytes must stay
  * valid until lex_next() returns TOK_MORE.  Call only after TOK_MORE (or
  * right after lex_new()). */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "lex.h"
 
 #define PIECE_TARGET (1u << 20) /* bytes per piece, about */
 #define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
@@ -163,47 +164,16 @@ static bool after_result(const char *buf, size_t i)
     return i >= 7 && memcmp(buf + i - 7, "1/2-1/2", 7) == 0;
 }
 
-/* True if the line at buf[i] (a '[') is one plain tag pair alone:
- * [Name "value"], no backslash in the value, then blanks and the line end.
- * Both a reader in the middle of a game and a fresh one read such a line as
- * the first tag of the next game; any other '[' line (a malformed tag, a
- * tag with more after it) the reader of the whole stream may keep in the
- * game under way (found by tests/fuzz/fuzz_split.c). */
-static bool tag_line(const char *buf, size_t i, size_t len)
-{
-    size_t k = i + 1, start = k;
-    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
-                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
-        k++;
-    if (k == start || k >= len || buf[k] != ' ')
-        return false;
-    while (k < len && buf[k] == ' ')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    if (k >= len || buf[k++] != ']')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
-}
-
 /* Where to cut buf[0..len), looking in its second half: the last '[' that
  * starts a line after a blank line that follows a result, else the last
  * '[' after a blank line, else the last '[' that starts a line; 0 if none.
- * Only a '[' that starts a plain tag line (tag_line) is a candidate.
+ * Only a '[' that starts a plain tag line (lex_plain_tag_line) is a candidate.
  * Any of them is checked after the fact; the first is almost always right. */
 static size_t find_cut(const char *buf, size_t len)
 {
     size_t blank = 0, any = 0;
     for (size_t i = len; i-- > len / 2 && i >= 2;) {
-        if (buf[i] != '[' || buf[i - 1] != '\n' || !tag_line(buf, i, len))
+        if (buf[i] != '[' || buf[i - 1] != '\n' || !lex_plain_tag_line(buf, i, len))
             continue;
         if (buf[i - 2] == '\n' || (i >= 3 && buf[i - 2] == '\r' && buf[i - 3] == '\n')) {
             if (after_result(buf, i))

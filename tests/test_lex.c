@@ -878,6 +878,31 @@ START_TEST(line_done)
 }
 END_TEST
 
+START_TEST(plain_tag_line)
+{
+    /* Lines -j may cut before: one plain tag pair alone on its line. */
+    static const struct {
+        const char *in;
+        bool plain;
+    } cases[] = {
+        { "[Event \"x\"]\n", true },
+        { "[Event  \"x y\"] \t\r\n", true },
+        { "[Event \"x\"]", false },          /* the line end is not in the buffer */
+        { "[Event \"x\"]\r", false },        /* nor here: a lone CR may be CRLF */
+        { "[Event \"a\\\"b\"]\n", false },  /* a backslash in the value */
+        { "[Event \"x\"] [Site \"y\"]\n", false },
+        { "[Event \"x\"] {c}\n", false },
+        { "[Event\"x\"]\n", false },
+        { "[ Event \"x\"]\n", false },
+        { "[Event \"x\n\"]\n", false },
+        { "[Resultf3 e5\n", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(lex_plain_tag_line(cases[i].in, 0, strlen(cases[i].in)) == cases[i].plain, "%s",
+                      cases[i].in);
+}
+END_TEST
+
 START_TEST(token_spans_many_chunks)
 {
     /* A tag of 5000 value bytes fed 7 bytes at a time, name cut too. */
@@ -1231,6 +1256,7 @@ static Suite *lex_suite(void)
         CASE(empty_chunks),
         CASE(text_points_into_chunk),
         CASE(line_done),
+        CASE(plain_tag_line),
         CASE(token_spans_many_chunks),
         CASE(lookahead_across_chunks),
         CASE(cap_tag_value),

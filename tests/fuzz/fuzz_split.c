@@ -9,6 +9,7 @@
  * as the whole stream read at once.  (Cutting before any '[' line broke
  * this: a malformed tag line stays in the game under way.) */
 #include "fuzz.h"
+#include "lex.h"
 #include "rewrite.h"
 
 typedef struct {
@@ -70,33 +71,6 @@ static bool read_piece(const uint8_t *data, size_t from, size_t to, uint64_t lin
     return between;
 }
 
-/* parallel.c's tag_line(): [Name "value"] alone on its line, no backslash
- * in the value. */
-static bool tag_line(const uint8_t *buf, size_t i, size_t len)
-{
-    size_t k = i + 1, start = k;
-    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
-                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
-        k++;
-    if (k == start || k >= len || buf[k] != ' ')
-        return false;
-    while (k < len && buf[k] == ' ')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    if (k >= len || buf[k++] != ']')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
-}
-
 static bool same(const strbuf_t *a, const strbuf_t *b)
 {
     return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
@@ -115,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t k = 1; k < size && tried < 6; k++) {
         if (data[k - 1] == '\n' || (data[k - 1] == '\r' && data[k] != '\n'))
             line++;
-        if (data[k] != '[' || data[k - 1] != '\n' || !tag_line(data, k, size))
+        if (data[k] != '[' || data[k - 1] != '\n' || !lex_plain_tag_line((const char *)data, k, size))
             continue;
         tried++;
         splitlog_t two = { .total = size };
