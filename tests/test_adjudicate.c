@@ -24,14 +24,6 @@
 #include "adjudicate.h"
 #include "testutil.h"
 
-/* ck_assert() costs a little per check that passes; in loops only a
- * failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
-
 #define STR(s) ((s) ? (s) : "(null)")
 
 static bool str_eq(const char *a, const char *b)

@@ -28,14 +28,7 @@
 #include <zstd.h>
 
 #include "input.h"
-
-/* ck_assert() costs a little per check that passes; in loops only a
- * failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
+#include "testutil.h"
 
 #define WHERE __FILE__, __LINE__
 

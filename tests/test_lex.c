@@ -15,14 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "testutil.h"
 
 /* ck_assert() records every check that passes in a file; in the loops
  * that run per byte or per token only a failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
 
 /* ---- a growable string ---- */
 

@@ -23,14 +23,7 @@
 #include <string.h>
 
 #include "pgnarbiter.h"
-
-/* ck_assert() costs a little per check that passes; in loops only a
- * failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
+#include "testutil.h"
 
 /* ---- a growable string ---- */
 
@@ -237,15 +230,6 @@ static void recs_free(recs_t *rs)
 
 /* ---- reading ---- */
 
-/* splitmix64, so that every run cuts the chunks the same way. */
-static uint64_t rnd(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 enum cut { WHOLE, BYTES, RANDOM };
 
 static void drain(arb_reader *r, recs_t *rs, sbuf_t *all)
@@ -278,12 +262,8 @@ static recs_t read_cut(const char *in, size_t len, const arb_options *opt, enum 
         size_t n = len - at;
         if (how == BYTES)
             n = 1;
-        else if (how == RANDOM) {
-            uint64_t x = rnd(&seed);
-            n = (x & 15) == 0 ? 0 : (size_t)(x >> 8) % 97 + 1; /* now and then an empty chunk */
-            if (n > len - at)
-                n = len - at;
-        }
+        else if (how == RANDOM)
+            n = tu_chunk_size(&seed, len - at, 97);
         char *chunk = malloc(n ? n : 1);
         CHECK(chunk != NULL, "out of memory");
         memcpy(chunk, in + at, n);

@@ -17,41 +17,7 @@
 #include "report.h"
 #include "testutil.h"
 
-/* ck_assert() costs a little per check that passes; in loops only a
- * failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
-
-/* ---- showing bytes ---- */
-
-/* s[0..n) with printable ASCII as is and other bytes as \xNN (\n kept
- * as \n followed by a line break, for long records).  Returns one of a few
- * rotating static buffers, so that a message can show two. */
-static const char *vis(const char *s, size_t n)
-{
-    static char bufs[4][8192];
-    static int k;
-    char *o = bufs[k = (k + 1) % 4];
-    size_t at = 0, cap = sizeof bufs[0] - 8;
-    if (!s)
-        return "(null)";
-    for (size_t i = 0; i < n && at < cap - 8; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n')
-            at += (size_t)snprintf(o + at, cap - at, "\\n\n");
-        else if (c >= 0x20 && c < 0x7f)
-            o[at++] = (char)c;
-        else
-            at += (size_t)snprintf(o + at, cap - at, "\\x%02x", c);
-    }
-    if (at >= cap - 8)
-        at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "...");
-    o[at] = '\0';
-    return o;
-}
+/* ---- comparing bytes ---- */
 
 /* Fails unless b holds exactly want[0..n). */
 static void expect_bytes_at(const char *file, int line, const char *what, const strbuf_t *b, const char *want,
@@ -64,7 +30,7 @@ static void expect_bytes_at(const char *file, int line, const char *what, const 
     while (i < b->len && i < n && b->data[i] == want[i])
         i++;
     ck_abort_msg("%s:%d: %s: first difference at byte %zu\n  want (%zu bytes): %s\n  got  (%zu bytes): %s", file,
-                 line, what, i, n, vis(want, n), b->len, vis(b->data, b->len));
+                 line, what, i, n, tu_vis(want, n), b->len, tu_vis(b->data, b->len));
 }
 #define BYTES(what, b, want, n) expect_bytes_at(TU_WHERE, (what), (b), (want), (n))
 #define TEXT(what, b, want) expect_bytes_at(TU_WHERE, (what), (b), (want), strlen(want))
@@ -111,7 +77,7 @@ static void json_str_at(const char *file, int line, const char *in, size_t n, co
     strbuf_t b = { 0 };
     report_json_string(&b, in, n);
     char what[128];
-    snprintf(what, sizeof what, "report_json_string(%s)", vis(in, n));
+    snprintf(what, sizeof what, "report_json_string(%s)", tu_vis(in, n));
     expect_bytes_at(file, line, what, &b, want, strlen(want));
     strbuf_free(&b);
 }
@@ -912,7 +878,7 @@ START_TEST(check_counts_add_up)
     size_t lines = 0;
     for (size_t i = 0; i < b.len; i++)
         lines += b.data[i] == '\n';
-    CHECK(lines == 6, "six lines, got %zu:\n%s", lines, vis(b.data, b.len));
+    CHECK(lines == 6, "six lines, got %zu:\n%s", lines, tu_vis(b.data, b.len));
     strbuf_free(&b);
 }
 END_TEST
@@ -923,7 +889,7 @@ END_TEST
 static void numbers_ok_at(const char *file, int line, const strbuf_t *b, size_t want_count, uint64_t value)
 {
     CHECK(b->nnumbers == want_count, "%s:%d: %zu numbers remembered, expected %zu in:\n%s", file, line, b->nnumbers,
-          want_count, vis(b->data, b->len));
+          want_count, tu_vis(b->data, b->len));
     char digits[24];
     int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
     for (size_t i = 0; i < b->nnumbers; i++) {
@@ -931,7 +897,7 @@ static void numbers_ok_at(const char *file, int line, const strbuf_t *b, size_t 
         CHECK(p->value == value && p->len == (size_t)n && p->at + p->len <= b->len &&
                   memcmp(b->data + p->at, digits, (size_t)n) == 0 && (i == 0 || p->at > b->numbers[i - 1].at),
               "%s:%d: number %zu: at %zu len %zu value %llu; the buffer has \"%s\" there", file, line, i, p->at,
-              p->len, (unsigned long long)p->value, p->at + p->len <= b->len ? vis(b->data + p->at, p->len) : "?");
+              p->len, (unsigned long long)p->value, p->at + p->len <= b->len ? tu_vis(b->data + p->at, p->len) : "?");
     }
 }
 #define NUMBERS_OK(b, count, value) numbers_ok_at(TU_WHERE, (b), (count), (value))
@@ -1007,7 +973,7 @@ static char *strip_sgr(const char *s, size_t n, size_t *len, int *count)
             size_t j = i + 2;
             while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == ';'))
                 j++;
-            CHECK(j < n && s[j] == 'm', "an escape sequence that is not SGR at byte %zu: %s", i, vis(s + i, n - i));
+            CHECK(j < n && s[j] == 'm', "an escape sequence that is not SGR at byte %zu: %s", i, tu_vis(s + i, n - i));
             i = j + 1;
             (*count)++;
             continue;
@@ -1038,11 +1004,11 @@ START_TEST(colour_text)
         char *stripped = strip_sgr(on.data, on.len, &n, &count);
         CHECK(n == plain.len && memcmp(stripped, plain.data, n) == 0,
               "verdict %s: colour adds more than ANSI sequences:\n  plain: %s\n  colour: %s",
-              arb_verdict_name((arb_verdict)v), vis(plain.data, plain.len), vis(on.data, on.len));
+              arb_verdict_name((arb_verdict)v), tu_vis(plain.data, plain.len), tu_vis(on.data, on.len));
         char want[64];
         snprintf(want, sizeof want, "\t%s%s\033[0m\t", colour[v], arb_verdict_name((arb_verdict)v));
         CHECK(count == 2 && strstr(on.data, want) != NULL, "verdict %s: expected \"%s\" (2 sequences, got %d) in %s",
-              arb_verdict_name((arb_verdict)v), vis(want, strlen(want)), count, vis(on.data, on.len));
+              arb_verdict_name((arb_verdict)v), tu_vis(want, strlen(want)), count, tu_vis(on.data, on.len));
         free(stripped);
         strbuf_free(&plain);
         strbuf_free(&off);
@@ -1075,14 +1041,14 @@ START_TEST(colour_check)
         char *stripped = strip_sgr(on.data, on.len - 1, &n, &count);
         CHECK(n == plain.len && memcmp(stripped, plain.data, n) == 0,
               "strict %d: colour adds more than ANSI sequences:\n  plain: %s\n  colour: %s", strict,
-              vis(plain.data, plain.len), vis(on.data, on.len));
+              tu_vis(plain.data, plain.len), tu_vis(on.data, on.len));
         /* Each line: bold place, reset, coloured kind, reset. */
-        CHECK(count == 3 * 4, "strict %d: %d sequences, expected 12 in %s", strict, count, vis(on.data, on.len));
+        CHECK(count == 3 * 4, "strict %d: %d sequences, expected 12 in %s", strict, count, tu_vis(on.data, on.len));
         const char *err = "\033[1mf.pgn:11:1:\033[0m \033[1;31merror:\033[0m game 2";
         const char *warn = strict ? "\033[1mf.pgn:9:1:\033[0m \033[1;31merror:\033[0m game 2 (Ann v Bob): no termination"
                                   : "\033[1mf.pgn:9:1:\033[0m \033[1;35mwarning:\033[0m game 2 (Ann v Bob): no termination";
         CHECK(strstr(on.data, err) && strstr(on.data, warn), "strict %d: expected %s and %s in %s", strict,
-              vis(err, strlen(err)), vis(warn, strlen(warn)), vis(on.data, on.len));
+              tu_vis(err, strlen(err)), tu_vis(warn, strlen(warn)), tu_vis(on.data, on.len));
         free(stripped);
         strbuf_free(&plain);
         strbuf_free(&off);

@@ -19,35 +19,6 @@
 #include "rewrite.h"
 #include "testutil.h"
 
-/* ck_assert() costs a little per check that passes; in loops only a
- * failure should cost anything. */
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
-
-/* s[0..n) with printable ASCII as is, \n as "\n" and a line break, other
- * bytes as \xNN.  Rotating static buffers, so that a message can show two. */
-static const char *vis(const char *s, size_t n)
-{
-    static char bufs[4][16384];
-    static int k;
-    char *o = bufs[k = (k + 1) % 4];
-    size_t at = 0, cap = sizeof bufs[0] - 16;
-    for (size_t i = 0; i < n && at < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n')
-            at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "\\n\n      ");
-        else if (c >= 0x20 && c < 0x7f)
-            o[at++] = (char)c;
-        else
-            at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "\\x%02x", c);
-    }
-    o[at] = '\0';
-    return o;
-}
-
 /* ---- running the rewriter ---- */
 
 typedef struct {
@@ -56,14 +27,6 @@ typedef struct {
     int games, changed;  /* games read; games for which rewrite_game returned 1 */
     int refused;         /* games it returned -1 for: left as they are */
 } fixed_t;
-
-static uint64_t rnd(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 enum cut { WHOLE, BYTES, RANDOM };
 
@@ -105,12 +68,8 @@ static fixed_t fix_cut(const char *in, size_t len, const setup_t *s, enum cut ho
         size_t n = len - at;
         if (how == BYTES)
             n = 1;
-        else if (how == RANDOM) {
-            uint64_t x = rnd(&seed);
-            n = (x & 15) == 0 ? 0 : (size_t)(x >> 8) % 61 + 1; /* now and then an empty chunk */
-            if (n > len - at)
-                n = len - at;
-        }
+        else if (how == RANDOM)
+            n = tu_chunk_size(&seed, len - at, 61);
         char *chunk = malloc(n ? n : 1);
         CHECK(chunk != NULL, "out of memory");
         memcpy(chunk, in + at, n);
@@ -142,7 +101,7 @@ static void expect_same_at(const char *file, int line, const char *what, const c
     while (i < wlen && i < got->len && want[i] == got->data[i])
         i++;
     ck_abort_msg("%s:%d: %s: first difference at byte %zu\n  want: %s\n  got:  %s", file, line, what, i,
-                 vis(want, wlen), vis(got->data, got->len));
+                 tu_vis(want, wlen), tu_vis(got->data, got->len));
 }
 
 /* Rewrites in (len bytes) whole, byte by byte and in random chunks, checks
@@ -240,11 +199,11 @@ START_TEST(tagless_game_mid_line)
     for (size_t i = 0; i < 2; i++) {
         fixed_t f = fix_cut(ins[i], strlen(ins[i]), &ANNOTATE, WHOLE, 0);
         const char *tag = strstr(f.data, "[Result \"*\"]");
-        CHECK(tag != NULL, "input %zu: no [Result \"*\"] added:\n  %s", i, vis(f.data, f.len));
+        CHECK(tag != NULL, "input %zu: no [Result \"*\"] added:\n  %s", i, tu_vis(f.data, f.len));
         CHECK(tag[-1] == '\n', "input %zu: the Result tag added is not at the start of a line:\n  %s", i,
-              vis(f.data, f.len));
+              tu_vis(f.data, f.len));
         CHECK(strncmp(tag + 12, "\n\n1. d4 d5 *", 12) == 0, "input %zu: the movetext does not follow after an empty line:\n  %s",
-              i, vis(f.data, f.len));
+              i, tu_vis(f.data, f.len));
         free(f.data);
     }
 }
@@ -567,7 +526,7 @@ START_TEST(origin_mid_stream)
     CHECK(first.len + second.len == whole.len && memcmp(whole.data, first.data, first.len) == 0 &&
               memcmp(whole.data + first.len, second.data, second.len) == 0,
           "the pieces' outputs differ from the whole:\n  whole: %s\n  first: %s\n  second: %s",
-          vis(whole.data, whole.len), vis(first.data, first.len), vis(second.data, second.len));
+          tu_vis(whole.data, whole.len), tu_vis(first.data, first.len), tu_vis(second.data, second.len));
     free(whole.data);
     free(first.data);
     free(second.data);
@@ -628,8 +587,8 @@ START_TEST(idempotent_odd_layouts)
                     at += (size_t)snprintf(msg + at, sizeof msg - at,
                                            "\ninput %zu (%s): rewriting the output again changes it:\n"
                                            "  input:  %s\n  once:   %s\n  twice:  %s",
-                                           i, t ? "truncate" : "annotate", vis(ins[i], strlen(ins[i])),
-                                           vis(once.data, once.len), vis(twice.data, twice.len));
+                                           i, t ? "truncate" : "annotate", tu_vis(ins[i], strlen(ins[i])),
+                                           tu_vis(once.data, once.len), tu_vis(twice.data, twice.len));
             }
             if (!t) {
                 char *a = read_summary(ins[i], strlen(ins[i])), *b = read_summary(once.data, once.len);
@@ -639,7 +598,7 @@ START_TEST(idempotent_odd_layouts)
                         at += (size_t)snprintf(msg + at, sizeof msg - at,
                                                "\ninput %zu: the games read differently after --fix (status/plies "
                                                "%s before, %s after):\n  input:  %s\n  output: %s",
-                                               i, a, b, vis(ins[i], strlen(ins[i])), vis(once.data, once.len));
+                                               i, a, b, tu_vis(ins[i], strlen(ins[i])), tu_vis(once.data, once.len));
                 }
                 free(a);
                 free(b);
@@ -668,20 +627,20 @@ START_TEST(game_by_game_output)
     CHECK(g != NULL, "game 1");
     CHECK(rewrite_game(w, g, &out) == 1, "game 1 changes");
     strbuf_append(&out, "", 1);
-    CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0") == 0, "after game 1: %s", vis(out.data, out.len - 1));
+    CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0") == 0, "after game 1: %s", tu_vis(out.data, out.len - 1));
     out.len--;
     g = arb_reader_next(r, NULL);
     CHECK(g != NULL, "game 2");
     CHECK(rewrite_game(w, g, &out) == 0, "game 2 does not change");
     strbuf_append(&out, "", 1);
     CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"*\"]\n\n1. d4 *") == 0, "after game 2: %s",
-          vis(out.data, out.len - 1));
+          tu_vis(out.data, out.len - 1));
     out.len--;
     CHECK(arb_reader_next(r, NULL) == NULL, "two games");
     rewrite_finish(w, &out);
     strbuf_append(&out, "", 1);
     CHECK(strcmp(out.data, "[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"*\"]\n\n1. d4 *\n  \n") == 0,
-          "after rewrite_finish: %s", vis(out.data, out.len - 1));
+          "after rewrite_finish: %s", tu_vis(out.data, out.len - 1));
     strbuf_free(&out);
     rewrite_free(w);
     rewrite_free(NULL);

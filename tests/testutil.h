@@ -20,6 +20,14 @@
 #include "san.h"
 #include "zobrist.h"
 
+/* ck_assert() costs a little per check that passes; in loops only a
+ * failure should cost anything. */
+#define CHECK(cond, ...)                                                                          \
+    do {                                                                                          \
+        if (!(cond))                                                                              \
+            ck_abort_msg(__VA_ARGS__);                                                            \
+    } while (0)
+
 #define TU_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 /* The published perft positions 2 ("Kiwipete"), 3 and 4, shared by the
  * suites that walk random games from them. */
@@ -251,6 +259,43 @@ static inline uint64_t tu_rand(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
+}
+
+/* The size of the next chunk of a stream with `left` bytes left, fed in
+ * random chunks of 1..max bytes and now and then an empty one. */
+static inline size_t tu_chunk_size(uint64_t *seed, size_t left, size_t max)
+{
+    uint64_t x = tu_rand(seed);
+    size_t n = (x & 15) == 0 ? 0 : (size_t)(x >> 8) % max + 1;
+    return n > left ? left : n;
+}
+
+/* ---- showing bytes ----------------------------------------------------- */
+
+/* s[0..n) with printable ASCII as is, \n as "\n" and a line break, other
+ * bytes as \xNN, "(null)" for NULL.  One of a few rotating static buffers,
+ * so that a message can show two. */
+static inline const char *tu_vis(const char *s, size_t n)
+{
+    static char bufs[4][16384];
+    static int k;
+    if (!s)
+        return "(null)";
+    char *o = bufs[k = (k + 1) % 4];
+    size_t at = 0, cap = sizeof bufs[0] - 16;
+    for (size_t i = 0; i < n && at < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n')
+            at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "\\n\n      ");
+        else if (c >= 0x20 && c < 0x7f)
+            o[at++] = (char)c;
+        else
+            at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "\\x%02x", c);
+    }
+    if (at >= cap)
+        at += (size_t)snprintf(o + at, sizeof bufs[0] - at, "...");
+    o[at] = '\0';
+    return o;
 }
 
 /* ---- rules ------------------------------------------------------------- */
