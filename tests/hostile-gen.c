@@ -183,20 +183,29 @@ static int generate(const char *what, uint64_t n)
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
-static int measure(const char *file, char **argv)
+/* Starts argv in a child process; -1 (reported) if it cannot fork. */
+static pid_t spawn(char **argv)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = fork();
     if (pid < 0) {
         perror("hostile-gen: fork");
-        return 99;
+        return -1;
     }
     if (pid == 0) {
         execvp(argv[0], argv);
         perror(argv[0]);
         _exit(127);
     }
+    return pid;
+}
+
+static int measure(const char *file, char **argv)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = spawn(argv);
+    if (pid < 0)
+        return 99;
     int status;
     struct rusage ru;
     while (waitpid(pid, &status, 0) < 0) {
@@ -222,16 +231,9 @@ static int measure(const char *file, char **argv)
 static int killafter(const char *ms, char **argv)
 {
     long n = strtol(ms, NULL, 10);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("hostile-gen: fork");
+    pid_t pid = spawn(argv);
+    if (pid < 0)
         return 99;
-    }
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        perror(argv[0]);
-        _exit(127);
-    }
     struct timespec ts = { n / 1000, (n % 1000) * 1000000L };
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
