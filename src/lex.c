@@ -114,6 +114,9 @@ struct lexer {
 
     uint64_t line;       /* current line, 1.. */
     uint64_t line_start; /* stream offset of its first byte */
+    /* The first \n and \r at or after chunk[*_from], chunk length if none:
+     * a comment inside a line needs no search of its own. */
+    size_t lf_from, lf_at, cr_from, cr_at;
 
     /* The token in progress. */
     enum state st;
@@ -185,23 +188,32 @@ static inline void line_end(lexer_t *lx, const unsigned char *p)
     lx->line_start = off_of(lx, p) + 1;
 }
 
-/* Counts the line ends in [a, b), linear even for files of lone \r. */
+/* The first byte c at or after index i of the chunk (its length if none),
+ * from the cache [*from, *at] when i is inside it: each byte is searched
+ * once, so a file of lone \r stays linear. */
+static size_t next_of(const lexer_t *lx, int c, size_t i, size_t *from, size_t *at)
+{
+    if (i < *from || i > *at) {
+        size_t n = (size_t)(lx->end - lx->chunk);
+        const unsigned char *hit = memchr(lx->chunk + i, c, n - i);
+        *from = i;
+        *at = hit ? (size_t)(hit - lx->chunk) : n;
+    }
+    return *at;
+}
+
+/* Counts the line ends in [a, b), both in the chunk. */
 static void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char *b)
 {
-    const unsigned char *lf = memchr(a, '\n', (size_t)(b - a));
+    size_t i = (size_t)(a - lx->chunk), n = (size_t)(b - lx->chunk);
     for (;;) {
-        const unsigned char *lim = lf ? lf : b;
-        const unsigned char *cr = memchr(a, '\r', (size_t)(lim - a));
-        if (cr) {
-            line_end(lx, cr);
-            a = cr + 1;
-            continue;
-        }
-        if (!lf)
+        size_t lf = next_of(lx, '\n', i, &lx->lf_from, &lx->lf_at);
+        size_t cr = next_of(lx, '\r', i, &lx->cr_from, &lx->cr_at);
+        size_t e = lf < cr ? lf : cr;
+        if (e >= n)
             return;
-        line_end(lx, lf);
-        a = lf + 1;
-        lf = memchr(a, '\n', (size_t)(b - a));
+        line_end(lx, lx->chunk + e);
+        i = e + 1;
     }
 }
 
@@ -986,6 +998,7 @@ static void retire(lexer_t *lx)
     lx->drained = true;
     lx->base += (uint64_t)(lx->end - lx->chunk);
     lx->chunk = lx->p = lx->end = lx->seg = lx->nseg = lx->vseg = empty_chunk;
+    lx->lf_from = lx->cr_from = SIZE_MAX; /* nothing cached for the next chunk */
 }
 
 /* The chunk is used up: TOK_MORE, or TOK_EOF after lex_finish(). */
@@ -1094,6 +1107,7 @@ lexer_t *lex_new(void)
     if (!lx)
         return NULL;
     lx->chunk = lx->p = lx->end = empty_chunk;
+    lx->lf_from = lx->cr_from = SIZE_MAX;
     lx->line = 1;
     lx->st = ST_BOM;
     return lx;
@@ -1160,31 +1174,53 @@ void lex_finish(lexer_t *lx)
     lx->finished = true;
 }
 
-/* Kept small so that moves and tags, most of the tokens, cost little. */
+/* The next token if it is whole in the chunk and of a common shape,
+ * NO_TOKEN otherwise: most tokens, moves and tags above all, cost little. */
+static inline int next_fast(lexer_t *lx, lex_token_t *tok)
+{
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return NO_TOKEN;
+    const unsigned char *p = lx->p, *end = lx->end;
+    unsigned char c;
+    while (p < end && (cls[c = *p] & C_WS)) {
+        if (cls[c] & C_EOL)
+            line_end(lx, p);
+        p++;
+    }
+    lx->p = p;
+    if (p == end)
+        return NO_TOKEN;
+    if (cls[*p] & C_SYM)
+        return fast_symbol(lx, tok, p);
+    if (*p == '[')
+        return fast_tag(lx, tok, p);
+    if (*p == '{')
+        return fast_brace(lx, tok, p);
+    return NO_TOKEN;
+}
+
+/* The next token whose kind is not in the set skip (bits 1 << kind); the
+ * end of each token passed over goes to *passed_end. */
+static lex_kind_t next_unskipped(lexer_t *lx, lex_token_t *tok, unsigned skip, uint64_t *passed_end)
+{
+    for (;;) {
+        int k = next_fast(lx, tok);
+        if (k == NO_TOKEN)
+            k = next_slow(lx, tok);
+        if (!(skip >> k & 1))
+            return (lex_kind_t)k;
+        *passed_end = tok->end;
+    }
+}
+
 lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
 {
-    if (lx->st == ST_IDLE && !lx->has_pend && !lx->drained) {
-        const unsigned char *p = lx->p, *end = lx->end;
-        unsigned char c;
-        while (p < end && (cls[c = *p] & C_WS)) {
-            if (cls[c] & C_EOL)
-                line_end(lx, p);
-            p++;
-        }
-        lx->p = p;
-        if (p < end) {
-            int k = NO_TOKEN;
-            if (cls[*p] & C_SYM)
-                k = fast_symbol(lx, tok, p);
-            else if (*p == '[')
-                k = fast_tag(lx, tok, p);
-            else if (*p == '{')
-                k = fast_brace(lx, tok, p);
-            if (k != NO_TOKEN)
-                return (lex_kind_t)k;
-        }
-    }
-    return next_slow(lx, tok);
+    return next_unskipped(lx, tok, 0, NULL);
+}
+
+lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
+{
+    return next_unskipped(lx, tok, 1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG, passed_end);
 }
 
 /* A line whose reading does not depend on what came before it (-j cuts). */

@@ -92,4 +92,10 @@ void lex_finish(lexer_t *lx);
 /* The next token, written to *tok; returns tok->kind. */
 lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok);
 
+/* lex_next() for a reader in the mainline, to whom move numbers, comments
+ * and glyphs change nothing but where the game ends so far: passes over
+ * them, writing the end of each to *passed_end, and returns the first
+ * token of another kind. */
+lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end);
+
 #endif

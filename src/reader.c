@@ -835,14 +835,10 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
             break;
         lex_token_t t;
         bool fresh = r->queued == 0; /* t comes from the lexer */
-        next_token(r, &t);
         if (fresh && r->state == MOVES && r->depth == 0 && !r->pend && !r->skip_line && !r->holding) {
-            /* The usual movetext tokens, as step() would take them. */
-            if (t.kind == TOK_MOVENUM) {
-                r->rec.where.end = t.end;
-                r->pend_dash = false;
-                continue;
-            }
+            /* The usual movetext, as step() would take it: move numbers,
+             * comments and glyphs only move the game's end. */
+            lex_next_mainline(r->lx, &t, &r->rec.where.end);
             unsigned char c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
             if (c0 >= 'A' && c0 != 0xc2) {
                 r->rec.where.end = t.end;
@@ -859,6 +855,8 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 }
                 continue;
             }
+        } else {
+            next_token(r, &t);
         }
         if (t.kind == TOK_MORE)
             break;
