@@ -401,7 +401,7 @@ static void setup(arb_reader *r)
     r->setup_done = true;
     bool c960 = false;
     const char *variant = tag_value(r, K_VARIANT);
-    if (variant) {
+    if (variant && strcmp(variant, "Standard") != 0) { /* lichess writes that in every game */
         if (variant_is(variant, chess960)) {
             c960 = true;
         } else if (!variant_is(variant, standard)) {
@@ -513,6 +513,24 @@ static inline void play_text(arb_reader *r, const lex_token_t *t, const char *te
     } else {
         ply_mark(r, ply, end);
     }
+}
+
+/* play_text() for the usual case, a legal piece or pawn move that is the
+ * whole token: returns false, having done nothing, for anything else. */
+static bool play_plain(arb_reader *r, const lex_token_t *t, const san_syntax_t *s)
+{
+    move_t m;
+    uint32_t ply = r->rules.ply + 1;
+    if (s->kind != SAN_MOVE || ply >= r->ply_end_cap || ply != r->ply_marked ||
+        san_resolve(r->rules.pos, s, &m, NULL, 0) != SAN_OK)
+        return false;
+    if (rules_play(&r->rules, m) < 0) {
+        r->oom = true;
+        return true;
+    }
+    r->ply_end[ply] = t->end;
+    r->ply_marked = (size_t)ply + 1;
+    return true;
 }
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
@@ -844,7 +862,7 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 r->rec.where.end = t.end;
                 san_syntax_t s;
                 if (san_parse(t.text, t.len, &s) == 0) { /* one move, as play() reads it */
-                    if (r->replaying)
+                    if (r->replaying && !play_plain(r, &t, &s))
                         play_text(r, &t, t.text, t.len, t.col, &s);
                     continue;
                 }

@@ -47,7 +47,7 @@ enum san_status { SAN_OK = 0, SAN_ILLEGAL = 1, SAN_AMBIGUOUS = 2 };
  * person understands into why ("no knight can reach f3", "Nbd2 and Nfd2
  * both match Nd2") and returns SAN_ILLEGAL or SAN_AMBIGUOUS.  A null move
  * resolves to a move with MOVE_NULL set when the side to move is not in
- * check; a drop never resolves. */
+ * check; a drop never resolves.  why may be NULL if why_cap is 0. */
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out,
                             char *why, size_t why_cap);
 
