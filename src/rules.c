@@ -89,7 +89,7 @@ int rules_init(rules_t *r, const board_t *start)
     r->keys[0] = start->key;
     r->seen = 1;
     r->nkeys = 1;
-    r->bloom[start->stm] = 1ULL << (start->key >> 58);
+    r->bloom[start->stm][start->key >> 62] = 1ULL << (start->key >> 56 & 63);
     r->thin = material_thin(start);
     r->pending = true;
     r->material_changed = true;
@@ -136,7 +136,7 @@ static bool repeats_after(const rules_t *r, uint64_t base, int from, int to, uin
     }
     uint64_t key = base ^ zobrist_piece[pc][from] ^ zobrist_piece[pc][to] ^ zobrist_castle[b->castle] ^
                    zobrist_castle[castle];
-    if (!(r->bloom[!b->stm] & (1ULL << (key >> 58))))
+    if (!(r->twice[!b->stm] & (1ULL << (key >> 58))))
         return false;
     move_t m = { (uint8_t)from, (uint8_t)to, EMPTY, 0 };
     return window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check);
@@ -303,7 +303,7 @@ static void settle(rules_t *r, bool has_move)
     /* Most plies: a move exists, material and the clock are unremarkable,
      * and nothing in the window has occurred twice. */
     if (has_move && !r->material_changed && !r->pawns_changed && b->halfmove < 99 &&
-        r->seen < 3 && !(r->twice >> !b->stm & 1))
+        r->seen < 3 && !r->twice[!b->stm])
         return; /* material facts change only with material or pawns, and were noted then */
     if (!has_move)
         note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE, has_move);
@@ -328,7 +328,7 @@ static void settle(rules_t *r, bool has_move)
     if (has_move && b->halfmove >= 150)
         note(r, FACT_SEVENTYFIVE, has_move);
     if (r->first[FACT_THREEFOLD] < 0) {
-        if (seen >= 3 || (has_move && (r->twice >> !b->stm & 1) && threefold_by_declared_move(r)))
+        if (seen >= 3 || (has_move && r->twice[!b->stm] && threefold_by_declared_move(r)))
             note(r, FACT_THREEFOLD, has_move);
     }
     if (r->first[FACT_FIFTY] < 0 && has_move) {
@@ -343,9 +343,9 @@ static inline void window_reset(rules_t *r, uint64_t key, int stm)
     r->keys[0] = key;
     r->nkeys = 1;
     r->seen = 1;
-    r->twice = 0;
-    r->bloom[stm] = 1ULL << (key >> 58);
-    r->bloom[!stm] = 0;
+    r->twice[WHITE] = r->twice[BLACK] = 0;
+    memset(r->bloom, 0, sizeof r->bloom);
+    r->bloom[stm][key >> 62] = 1ULL << (key >> 56 & 63);
 }
 
 /* rules_play() after a capture or pawn move: material and pawns may bring
@@ -413,9 +413,9 @@ ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm)
         seen += r->keys[i] == key;
     r->seen = seen;
     if (seen >= 2)
-        r->twice |= (uint8_t)(1 << stm);
+        r->twice[stm] |= 1ULL << (key >> 58);
     /* settle() looks again which side the repetition concerns. */
-    r->remarkable = r->pos->halfmove >= 99 || r->twice;
+    r->remarkable = r->pos->halfmove >= 99 || (r->twice[WHITE] | r->twice[BLACK]);
     return r->nkeys == r->cap ? window_grow(r) : 0;
 }
 
@@ -457,11 +457,11 @@ int rules_play(rules_t *r, move_t m)
     r->keys[n] = key;
     r->nkeys = n + 1;
     r->seen = 1;
-    uint64_t bit = 1ULL << (key >> 58);
-    if (r->bloom[stm] & bit)
+    uint64_t bit = 1ULL << (key >> 56 & 63), *filter = &r->bloom[stm][key >> 62];
+    if (*filter & bit)
         return window_scan(r, key, stm);
-    r->bloom[stm] |= bit;
-    r->remarkable = halfmove >= 99 || r->twice;
+    *filter |= bit;
+    r->remarkable = halfmove >= 99 || (r->twice[WHITE] | r->twice[BLACK]);
     return n + 1 == r->cap ? window_grow(r) : 0;
 }
 

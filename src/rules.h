@@ -43,10 +43,13 @@ typedef struct rules {
     uint64_t *keys;              /* key per ply of the window, oldest first */
     uint32_t nkeys, cap;
     uint32_t seen;               /* occurrences of `pos` in the window, 1.. */
-    uint8_t twice;               /* bit c set: some window position with side c to move
-                                    occurred twice */
-    uint64_t bloom[2];           /* per side to move, bit (key >> 58) of each window key with
-                                    that side to move: most plies need no scan */
+    uint64_t twice[2];           /* per side to move, bit (key >> 58) of each window key with
+                                    that side to move that occurred twice or more: zero if
+                                    none did; a move can make a third occurrence only where
+                                    this filter lets it */
+    uint64_t bloom[2][4];        /* per side to move, bit (key >> 56) of each window key with
+                                    that side to move: most plies need no scan, also in the
+                                    long windows of engine games */
     bool pending;                /* facts of `pos` wait for the legal-move proof */
     bool remarkable;             /* settling `pos` has more to do than take the proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
