@@ -855,17 +855,26 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         bool fresh = r->queued == 0; /* t comes from the lexer */
         if (fresh && r->state == MOVES && r->depth == 0 && !r->pend && !r->skip_line && !r->holding) {
             /* The usual movetext, as step() would take it: move numbers,
-             * comments and glyphs only move the game's end. */
-            lex_next_mainline(r->lx, &t, &r->rec.where.end);
-            unsigned char c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
-            if (c0 >= 'A' && c0 != 0xc2) {
+             * comments and glyphs only move the game's end, and moves that
+             * resolve change none of the conditions above. */
+            unsigned char c0;
+            for (;;) {
+                lex_next_mainline(r->lx, &t, &r->rec.where.end);
+                c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
+                if (c0 < 'A' || c0 == 0xc2)
+                    break; /* not a move */
                 r->rec.where.end = t.end;
                 san_syntax_t s;
-                if (san_parse(t.text, t.len, &s) == 0) { /* one move, as play() reads it */
-                    if (r->replaying && !play_plain(r, &t, &s))
-                        play_text(r, &t, t.text, t.len, t.col, &s);
-                    continue;
-                }
+                if (san_parse(t.text, t.len, &s) < 0)
+                    break; /* not one move: read as play() reads it */
+                if (r->replaying && !play_plain(r, &t, &s))
+                    play_text(r, &t, t.text, t.len, t.col, &s);
+                if (r->oom)
+                    break;
+            }
+            if (r->oom)
+                break;
+            if (c0 >= 'A' && c0 != 0xc2) {
                 if (play(r, &t)) {
                     game_complete(r);
                     if (oom) *oom = r->oom;
