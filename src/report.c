@@ -69,9 +69,11 @@ static char *write_u64(char *o, uint64_t v)
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    size_t len = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        len++;
+    size_t len = 2; /* two digits a hundredfold, less one if the first pair has one */
+    uint64_t t = v;
+    for (; t >= 100; t /= 100)
+        len += 2;
+    len -= t < 10;
     char *p = o + len;
     for (; v >= 100; v /= 100) {
         p -= 2;
@@ -307,11 +309,20 @@ static char *json_ply(char *o, int32_t ply)
     return ply < 0 ? LIT(o, "null") : write_u64(o, (uint64_t)ply);
 }
 
-/* The "first" object when no fact holds, the usual case: the names of
- * arb_fact_name() in order (test_report.c checks that they are). */
-static const char first_none[] =
-    "{\"checkmate\":null,\"stalemate\":null,\"insufficient\":null,\"dead\":null,\"fivefold\":null,"
-    "\"seventyfive\":null,\"threefold\":null,\"fifty\":null,\"white_cannot_win\":null,\"black_cannot_win\":null}";
+/* The keys of the "first" object: arb_fact_name()'s names, in order
+ * (test_report.c checks them); and the object when no fact holds, the usual
+ * case, as one constant.  Both begin with a comma, where the object has its
+ * opening brace. */
+#define FACT_KEYS(X)                                                                                 \
+    X("checkmate") X("stalemate") X("insufficient") X("dead") X("fivefold") X("seventyfive")          \
+    X("threefold") X("fifty") X("white_cannot_win") X("black_cannot_win")
+#define FIRST_KEY(name) { ",\"" name "\":", sizeof(",\"" name "\":") - 1 },
+#define FIRST_NULL(name) ",\"" name "\":null"
+static const struct {
+    const char *text;
+    size_t len;
+} first_keys[ARB_FACT_COUNT] = { FACT_KEYS(FIRST_KEY) };
+static const char first_none[] = FACT_KEYS(FIRST_NULL) "}";
 
 static size_t len_or_0(const char *s)
 {
@@ -391,6 +402,7 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
     o = LIT(o, ",\"marker\":");
     o = json_cstr(o, g->marker, marker_len);
     o = LIT(o, ",\"first\":");
+    char *first = o;
     bool none = true;
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         none = none && g->first[f] < 0;
@@ -398,14 +410,12 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
         o = LIT(o, first_none);
     } else {
         for (int f = 0; f < ARB_FACT_COUNT; f++) {
-            const char *name = arb_fact_name((arb_fact)f);
-            *o++ = f ? ',' : '{';
-            o = json_cstr(o, name, strlen(name));
-            *o++ = ':';
-            o = json_ply(o, g->first[f]);
+            memcpy(o, first_keys[f].text, first_keys[f].len);
+            o = json_ply(o + first_keys[f].len, g->first[f]);
         }
         *o++ = '}';
     }
+    *first = '{';
     o = LIT(o, ",\"end\":");
     if (g->has_end) {
         o = LIT(o, "{\"reason\":");
