@@ -7,6 +7,7 @@
 #include "rules.h"
 #include "san.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,35 +59,42 @@ void strbuf_puts(strbuf_t *b, const char *s)
     strbuf_append(b, s, strlen(s));
 }
 
-/* strbuf_append() with the common case inline: n > 0 bytes that fit. */
-static inline void put(strbuf_t *b, const char *s, size_t n)
-{
-    if (n && n <= b->cap - b->len) {
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
-    } else {
-        strbuf_append(b, s, n);
-    }
-}
+/* A string literal written at o, which has room for it; the end. */
+#define LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
-/* A string literal, its length known at compile time. */
-#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
+/* Writes v in decimal at o, which has room for 20 bytes; returns the end.
+ * The digits go in from the last, two at a time. */
+static char *write_u64(char *o, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    size_t len = 2; /* two digits a hundredfold, less one if the first pair has one */
+    uint64_t t = v;
+    for (; t >= 100; t /= 100)
+        len += 2;
+    len -= t < 10;
+    char *p = o + len;
+    for (; v >= 100; v /= 100) {
+        p -= 2;
+        memcpy(p, pairs + v % 100 * 2, 2);
+    }
+    if (v >= 10)
+        memcpy(p - 2, pairs + v * 2, 2);
+    else
+        p[-1] = (char)('0' + v);
+    return o + len;
+}
 
 static void put_u64(strbuf_t *b, uint64_t v)
 {
-    char tmp[24];
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    put(b, tmp + n, sizeof tmp - n);
+    if (strbuf_reserve(b, 20))
+        b->len = (size_t)(write_u64(b->data + b->len, v) - b->data);
 }
 
-void report_game_number(strbuf_t *b, uint64_t n)
+/* Remembers a game number written at b->data[at..at+len), if b tracks them. */
+static void note_number(strbuf_t *b, size_t at, size_t len, uint64_t n)
 {
-    size_t at = b->len;
-    put_u64(b, n);
     if (!b->track_numbers || b->oom)
         return;
     if (b->nnumbers == b->numbers_cap) {
@@ -99,7 +107,14 @@ void report_game_number(strbuf_t *b, uint64_t n)
         b->numbers = p;
         b->numbers_cap = cap;
     }
-    b->numbers[b->nnumbers++] = (strbuf_number_t){ at, b->len - at, n };
+    b->numbers[b->nnumbers++] = (strbuf_number_t){ at, len, n };
+}
+
+void report_game_number(strbuf_t *b, uint64_t n)
+{
+    size_t at = b->len;
+    put_u64(b, n);
+    note_number(b, at, b->len - at, n);
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -137,41 +152,31 @@ static const unsigned char json_plain[256] = {
     /* 80..ff: 0 */
 };
 
-/* True if each of the 8 bytes in w is plain (0x20..0x7f, not " or \\):
- * the "byte below n" and "zero byte" tests of Bit Twiddling Hacks, which
- * are exact as a whole, with the high bits ruling out 0x80..0xff. */
-static inline bool plain8(uint64_t w)
+/* Nonzero if a byte of w is not plain: below 0x20, " (b ^ 2 is below 0x21
+ * just for these), \\, or above 0x7f.  Exact for the word as a whole, as the
+ * "byte below n" test of Bit Twiddling Hacks is: a borrow only runs on from
+ * a byte that is not plain itself. */
+static inline uint64_t not_plain(uint64_t w)
 {
-    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-    uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
-    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w) & high) == 0;
+    const uint64_t ones = 0x0101010101010101u;
+    return (((w ^ ones * 2) - ones * 0x21) | ((w ^ ones * '\\') - ones) | w) & ones * 0x80;
 }
 
-/* Writes s[i..n) escaped at o, which has room for it; returns the end. */
-static char *json_escape(char *o, const unsigned char *s, size_t i, size_t n)
+/* Writes s[0..n) escaped at o, which has room for 6 * n bytes; returns the end. */
+static ARB_NOINLINE char *json_escape(char *o, const unsigned char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    bool tail_tried = n - i < 8;
+    size_t i = 0;
     for (;;) {
         /* Runs of plain bytes: eight at a time, then one by one. */
         uint64_t w;
         while (n - i >= 8) {
             memcpy(&w, s + i, 8);
-            if (!plain8(w))
+            if (not_plain(w))
                 break;
             memcpy(o, &w, 8);
             i += 8;
             o += 8;
-        }
-        if (n - i < 8 && !tail_tried) {
-            /* The last eight bytes, if all plain: those before i went out
-             * as the last i - (n - 8) bytes, one for one. */
-            tail_tried = true;
-            memcpy(&w, s + n - 8, 8);
-            if (plain8(w)) {
-                memcpy(o - (i - (n - 8)), &w, 8);
-                return o + (n - i);
-            }
         }
         while (i < n && json_plain[s[i]])
             *o++ = (char)s[i++];
@@ -209,52 +214,57 @@ static char *json_escape(char *o, const unsigned char *s, size_t i, size_t n)
     }
 }
 
-/* plain8() for four bytes. */
-static inline bool plain4(uint32_t w)
+/* copy_plain() for more than 16 bytes: whole words, then the last eight. */
+static ARB_NOINLINE uint64_t copy_plain_long(char *o, const unsigned char *s, size_t n)
 {
-    const uint32_t ones = 0x01010101u, high = 0x80808080u;
-    uint32_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
-    return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w) & high) == 0;
+    uint64_t w, bad = 0;
+    for (size_t i = 0; i + 8 < n && !bad; i += 8) {
+        memcpy(&w, s + i, 8);
+        memcpy(o + i, &w, 8);
+        bad = not_plain(w);
+    }
+    memcpy(&w, s + n - 8, 8);
+    memcpy(o + n - 8, &w, 8);
+    return bad | not_plain(w);
+}
+
+/* Copies s[0..n) to o as it is; nonzero if a byte of it is not plain, and
+ * then o[0..n) holds no more than some of it.  Most strings are short: up
+ * to 16 bytes take two loads that overlap, up to 3 bytes three that may. */
+static inline uint64_t copy_plain(char *o, const unsigned char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, z;
+        memcpy(&a, s, 8);
+        memcpy(&z, s + n - 8, 8);
+        memcpy(o, &a, 8);
+        memcpy(o + n - 8, &z, 8);
+        return not_plain(a) | not_plain(z);
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a, z;
+        memcpy(&a, s, 4);
+        memcpy(&z, s + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &z, 4);
+        return not_plain(a | (uint64_t)z << 32);
+    }
+    if (n > 0 && n < 4) {
+        /* s[0], s[n / 2] and s[n - 1] are every byte; spaces fill the word. */
+        o[0] = (char)s[0];
+        o[n / 2] = (char)s[n / 2];
+        o[n - 1] = (char)s[n - 1];
+        return not_plain(0x2020202020000000u | (uint64_t)s[0] << 16 | (uint64_t)s[n / 2] << 8 | s[n - 1]);
+    }
+    return n ? copy_plain_long(o, s, n) : 0;
 }
 
 /* Writes s[0..n) as a JSON string at o, which has room for 6 * n + 2
  * bytes; returns the end. */
-static inline char *json_quoted(char *o, const unsigned char *s, size_t n)
+static char *json_quoted(char *o, const unsigned char *s, size_t n)
 {
     *o++ = '"';
-    /* Most strings are short and plain: 4 to 16 bytes as two words, which
-     * overlap unless n is 8 or 16. */
-    if (n >= 8 && n <= 16) {
-        uint64_t w0, w1;
-        memcpy(&w0, s, 8);
-        memcpy(&w1, s + n - 8, 8);
-        if (plain8(w0) && plain8(w1)) {
-            memcpy(o, &w0, 8);
-            memcpy(o + n - 8, &w1, 8);
-            o += n;
-        } else {
-            o = json_escape(o, s, 0, n);
-        }
-    } else if (n >= 4 && n < 8) {
-        uint32_t w0, w1;
-        memcpy(&w0, s, 4);
-        memcpy(&w1, s + n - 4, 4);
-        if (plain4(w0) && plain4(w1)) {
-            memcpy(o, &w0, 4);
-            memcpy(o + n - 4, &w1, 4);
-            o += n;
-        } else {
-            o = json_escape(o, s, 0, n);
-        }
-    } else if (n < 4) {
-        size_t i = 0;
-        while (i < n && json_plain[s[i]])
-            *o++ = (char)s[i++];
-        if (i < n)
-            o = json_escape(o, s, i, n);
-    } else {
-        o = json_escape(o, s, 0, n);
-    }
+    o = copy_plain(o, s, n) ? json_escape(o, s, n) : o + n;
     *o++ = '"';
     return o;
 }
@@ -268,98 +278,163 @@ void report_json_string(strbuf_t *b, const char *s, size_t n)
     b->len = (size_t)(o - b->data);
 }
 
-/* A tag as a member of the tags object, after a comma unless first. */
-static void json_tag(strbuf_t *b, const arb_tag *t, bool first)
+/* Writes a tag as a member of the tags object ("name":"value") at o, which
+ * has room for 6 * (name_len + value_len) + 5 bytes; returns the end.  The
+ * usual plain tag goes out in one pass. */
+static inline char *json_tag(char *o, const arb_tag *t)
 {
-    if (!strbuf_reserve(b, 6 * (t->name_len + t->value_len) + 6))
-        return;
-    char *o = b->data + b->len;
-    if (!first)
-        *o++ = ',';
-    o = json_quoted(o, (const unsigned char *)t->name, t->name_len);
+    const unsigned char *name = (const unsigned char *)t->name, *value = (const unsigned char *)t->value;
+    char *start = o;
+    *o++ = '"';
+    uint64_t bad = copy_plain(o, name, t->name_len);
+    o = LIT(o + t->name_len, "\":\"");
+    bad |= copy_plain(o, value, t->value_len);
+    o += t->value_len;
+    *o++ = '"';
+    if (!bad)
+        return o;
+    o = json_quoted(start, name, t->name_len);
     *o++ = ':';
-    o = json_quoted(o, (const unsigned char *)t->value, t->value_len);
-    b->len = (size_t)(o - b->data);
+    return json_quoted(o, value, t->value_len);
 }
 
-static void json_cstr(strbuf_t *b, const char *s)
+/* Writes s (s_len bytes) as a JSON string at o, or null if s is NULL. */
+static char *json_cstr(char *o, const char *s, size_t s_len)
 {
-    if (s)
-        report_json_string(b, s, strlen(s));
-    else
-        PUT_LIT(b, "null");
+    return s ? json_quoted(o, (const unsigned char *)s, s_len) : LIT(o, "null");
 }
 
-static void json_ply(strbuf_t *b, int32_t ply)
+static char *json_ply(char *o, int32_t ply)
 {
-    if (ply < 0)
-        PUT_LIT(b, "null");
-    else
-        put_u64(b, (uint64_t)ply);
+    return ply < 0 ? LIT(o, "null") : write_u64(o, (uint64_t)ply);
 }
 
+/* The keys of the "first" object: arb_fact_name()'s names, in order
+ * (test_report.c checks them); and the object when no fact holds, the usual
+ * case, as one constant.  Both begin with a comma, where the object has its
+ * opening brace. */
+#define FACT_KEYS(X)                                                                                 \
+    X("checkmate") X("stalemate") X("insufficient") X("dead") X("fivefold") X("seventyfive")          \
+    X("threefold") X("fifty") X("white_cannot_win") X("black_cannot_win")
+#define FIRST_KEY(name) { ",\"" name "\":", sizeof(",\"" name "\":") - 1 },
+#define FIRST_NULL(name) ",\"" name "\":null"
+static const struct {
+    const char *text;
+    size_t len;
+} first_keys[ARB_FACT_COUNT] = { FACT_KEYS(FIRST_KEY) };
+static const char first_none[] = FACT_KEYS(FIRST_NULL) "}";
+
+static size_t len_or_0(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+/* Room for the keys, punctuation, numbers and nulls of a record, the
+ * strings aside: more than enough. */
+enum { JSON_RECORD_ROOM = 1024 + ARB_FACT_COUNT * 48 };
+
+/* The record goes out into one reservation: room for the fixed part, and
+ * for each string six bytes out per byte in at worst, with its quotes. */
 void report_json(strbuf_t *b, const arb_game *g, const char *file)
 {
-    PUT_LIT(b, "{\"file\":");
-    json_cstr(b, file);
-    PUT_LIT(b, ",\"game\":");
-    report_game_number(b, g->number);
-    PUT_LIT(b, ",\"line\":");
-    put_u64(b, g->where.line);
-    PUT_LIT(b, ",\"offset\":");
-    put_u64(b, g->where.offset);
-    PUT_LIT(b, ",\"tags\":{");
-    for (size_t i = 0; i < g->ntags; i++)
-        json_tag(b, &g->tags[i], i == 0);
-    PUT_LIT(b, "},\"status\":");
-    json_cstr(b, arb_status_name(g->status));
-    PUT_LIT(b, ",\"error\":");
+    const char *status = arb_status_name(g->status), *verdict = arb_verdict_name(g->verdict);
+    const char *move = g->error.move[0] ? g->error.move : NULL;
+    const char *end_reason = g->has_end ? arb_fact_name(g->end_reason) : NULL;
+    const char *end_move = g->has_end && g->end_move && g->end_move[0] ? g->end_move : NULL;
+    size_t file_len = strlen(file), status_len = strlen(status), verdict_len = strlen(verdict);
+    size_t result_len = len_or_0(g->result), marker_len = len_or_0(g->marker),
+           adjudicated_len = len_or_0(g->adjudicated);
+    size_t move_len = 0, message_len = 0, end_reason_len = 0, end_move_len = 0;
     if (g->has_error) {
-        PUT_LIT(b, "{\"line\":");
-        put_u64(b, g->error.line);
-        PUT_LIT(b, ",\"col\":");
-        put_u64(b, g->error.col);
-        PUT_LIT(b, ",\"ply\":");
-        put_u64(b, g->error.ply);
-        PUT_LIT(b, ",\"move\":");
-        json_cstr(b, g->error.move[0] ? g->error.move : NULL);
-        PUT_LIT(b, ",\"message\":");
-        json_cstr(b, g->error.message);
-        PUT_LIT(b, "}");
-    } else {
-        PUT_LIT(b, "null");
+        move_len = len_or_0(move);
+        message_len = strlen(g->error.message);
     }
-    PUT_LIT(b, ",\"plies\":");
-    put_u64(b, g->plies);
-    PUT_LIT(b, ",\"result\":");
-    json_cstr(b, g->result);
-    PUT_LIT(b, ",\"marker\":");
-    json_cstr(b, g->marker);
-    PUT_LIT(b, ",\"first\":{");
-    for (int f = 0; f < ARB_FACT_COUNT; f++) {
-        if (f)
-            PUT_LIT(b, ",");
-        json_cstr(b, arb_fact_name((arb_fact)f));
-        PUT_LIT(b, ":");
-        json_ply(b, g->first[f]);
-    }
-    PUT_LIT(b, "},\"end\":");
     if (g->has_end) {
-        PUT_LIT(b, "{\"reason\":");
-        json_cstr(b, arb_fact_name(g->end_reason));
-        PUT_LIT(b, ",\"ply\":");
-        json_ply(b, g->end_ply);
-        PUT_LIT(b, ",\"move\":");
-        json_cstr(b, g->end_move && g->end_move[0] ? g->end_move : NULL);
-        PUT_LIT(b, "}");
-    } else {
-        PUT_LIT(b, "null");
+        end_reason_len = strlen(end_reason);
+        end_move_len = len_or_0(end_move);
     }
-    PUT_LIT(b, ",\"adjudicated\":");
-    json_cstr(b, g->adjudicated);
-    PUT_LIT(b, ",\"verdict\":");
-    json_cstr(b, arb_verdict_name(g->verdict));
-    PUT_LIT(b, "}\n");
+    size_t room = JSON_RECORD_ROOM + 6 * (file_len + status_len + verdict_len + result_len + marker_len +
+                                          adjudicated_len + move_len + message_len + end_reason_len + end_move_len);
+    for (size_t i = 0; i < g->ntags; i++)
+        room += 6 * (g->tags[i].name_len + g->tags[i].value_len) + 6;
+    if (!strbuf_reserve(b, room))
+        return;
+
+    char *o = b->data + b->len, *number;
+    o = LIT(o, "{\"file\":");
+    o = json_cstr(o, file, file_len);
+    o = LIT(o, ",\"game\":");
+    number = o;
+    o = write_u64(o, g->number);
+    note_number(b, (size_t)(number - b->data), (size_t)(o - number), g->number);
+    o = LIT(o, ",\"line\":");
+    o = write_u64(o, g->where.line);
+    o = LIT(o, ",\"offset\":");
+    o = write_u64(o, g->where.offset);
+    o = LIT(o, ",\"tags\":{");
+    for (size_t i = 0; i < g->ntags; i++) {
+        if (i)
+            *o++ = ',';
+        o = json_tag(o, &g->tags[i]);
+    }
+    o = LIT(o, "},\"status\":");
+    o = json_cstr(o, status, status_len);
+    o = LIT(o, ",\"error\":");
+    if (g->has_error) {
+        o = LIT(o, "{\"line\":");
+        o = write_u64(o, g->error.line);
+        o = LIT(o, ",\"col\":");
+        o = write_u64(o, g->error.col);
+        o = LIT(o, ",\"ply\":");
+        o = write_u64(o, g->error.ply);
+        o = LIT(o, ",\"move\":");
+        o = json_cstr(o, move, move_len);
+        o = LIT(o, ",\"message\":");
+        o = json_cstr(o, g->error.message, message_len);
+        *o++ = '}';
+    } else {
+        o = LIT(o, "null");
+    }
+    o = LIT(o, ",\"plies\":");
+    o = write_u64(o, g->plies);
+    o = LIT(o, ",\"result\":");
+    o = json_cstr(o, g->result, result_len);
+    o = LIT(o, ",\"marker\":");
+    o = json_cstr(o, g->marker, marker_len);
+    o = LIT(o, ",\"first\":");
+    char *first = o;
+    bool none = true;
+    for (int f = 0; f < ARB_FACT_COUNT; f++)
+        none = none && g->first[f] < 0;
+    if (none) {
+        o = LIT(o, first_none);
+    } else {
+        for (int f = 0; f < ARB_FACT_COUNT; f++) {
+            memcpy(o, first_keys[f].text, first_keys[f].len);
+            o = json_ply(o + first_keys[f].len, g->first[f]);
+        }
+        *o++ = '}';
+    }
+    *first = '{';
+    o = LIT(o, ",\"end\":");
+    if (g->has_end) {
+        o = LIT(o, "{\"reason\":");
+        o = json_cstr(o, end_reason, end_reason_len);
+        o = LIT(o, ",\"ply\":");
+        o = json_ply(o, g->end_ply);
+        o = LIT(o, ",\"move\":");
+        o = json_cstr(o, end_move, end_move_len);
+        *o++ = '}';
+    } else {
+        o = LIT(o, "null");
+    }
+    o = LIT(o, ",\"adjudicated\":");
+    o = json_cstr(o, g->adjudicated, adjudicated_len);
+    o = LIT(o, ",\"verdict\":");
+    o = json_cstr(o, verdict, verdict_len);
+    o = LIT(o, "}\n");
+    assert((size_t)(o - b->data) - b->len <= room);
+    b->len = (size_t)(o - b->data);
 }
 
 const char *report_fact_words(arb_fact f)

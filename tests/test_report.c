@@ -264,6 +264,30 @@ START_TEST(json_string_every_length_and_place)
 }
 END_TEST
 
+START_TEST(json_string_every_byte)
+{
+    /* Strings are checked a word at a time with a test that holds for the
+     * word as a whole: each of the 256 bytes, alone and beside each other
+     * byte, at each place of strings of 1 to 17 bytes. */
+    unsigned char in[17];
+    char want[17 * 6 + 3];
+    for (int c = 0; c < 256; c++) {
+        for (int d = 0; d < 256; d += c < 0x80 ? 1 : 17) {
+            for (size_t n = 1; n <= 17; n++) {
+                for (size_t at = 0; at < n; at++) {
+                    memset(in, 'a', n);
+                    in[at] = (unsigned char)c;
+                    if (at + 1 < n)
+                        in[at + 1] = (unsigned char)d;
+                    ref_json(want, in, n);
+                    json_str_at(TU_WHERE, (const char *)in, n, want);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 /* ---- strbuf ---- */
 
 START_TEST(strbuf_growth)
@@ -491,6 +515,102 @@ START_TEST(json_record_with_error_and_end)
     report_json(&b, &r.g, "x.pgn");
     CHECK(b.len == 2 * one && memcmp(b.data, b.data + one, one) == 0, "a second record appends the same line");
     strbuf_free(&b);
+}
+END_TEST
+
+/* The record of r with tags {tags} (what goes between the braces) instead of none. */
+static char *with_tags(rec_t *r, const char *tags)
+{
+    size_t ntags = r->g.ntags;
+    r->g.ntags = 0;
+    strbuf_t b = { 0 };
+    report_json(&b, &r->g, "t.pgn");
+    r->g.ntags = ntags;
+    strbuf_append(&b, "", 1);
+    const char *at = strstr(b.data, "\"tags\":{}");
+    CHECK(at != NULL, "no empty tags object in %s", tu_vis(b.data, b.len));
+    size_t head = (size_t)(at - b.data) + 8, n = b.len + strlen(tags);
+    char *out = malloc(n);
+    CHECK(out != NULL, "out of memory");
+    snprintf(out, n, "%.*s%s%s", (int)head, b.data, tags, b.data + head);
+    strbuf_free(&b);
+    return out;
+}
+
+START_TEST(json_tags_every_length)
+{
+    /* A tag's name and value go out in one pass when both are plain, each
+     * escaped by itself when not: names and values of lengths around the
+     * word sizes, plain, or with a byte to escape first or last in one of
+     * them.  The tags before and after it show where it ends. */
+    static const size_t lens[] = { 0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 24, 25, 40 };
+    static const char odd[] = "\"\\\n\x01\xE9";
+    enum { NL = sizeof lens / sizeof lens[0], NODD = sizeof odd - 1 };
+    char name[48], value[48], qn[48 * 6 + 3], qv[48 * 6 + 3], tags[3 * sizeof qv + 64], what[64];
+    for (size_t i = 0; i < NL; i++) {
+        for (size_t j = 0; j < NL; j++) {
+            /* k: none (-1), else which odd byte, in the name or the value, first or last */
+            for (int k = -1; k < 4 * NODD; k++) {
+                size_t nl = lens[i], vl = lens[j];
+                for (size_t x = 0; x < nl; x++)
+                    name[x] = (char)('A' + x % 26);
+                for (size_t x = 0; x < vl; x++)
+                    value[x] = (char)('a' + x % 26);
+                if (k >= 0) {
+                    bool in_value = k / NODD % 2, last = k / (2 * NODD);
+                    char *s = in_value ? value : name;
+                    size_t len = in_value ? vl : nl;
+                    if (len == 0)
+                        continue;
+                    s[last ? len - 1 : 0] = odd[k % NODD];
+                }
+                name[nl] = value[vl] = '\0';
+                rec_t r;
+                rec_init(&r);
+                r.g.number = 1;
+                r.g.status = ARB_OK;
+                rec_tag(&r, "Before", "x");
+                rec_tag(&r, name, value);
+                rec_tag(&r, "After", value);
+                ref_json(qn, (const unsigned char *)name, nl);
+                ref_json(qv, (const unsigned char *)value, vl);
+                snprintf(tags, sizeof tags, "\"Before\":\"x\",%s:%s,\"After\":%s", qn, qv, qv);
+                char *want = with_tags(&r, tags);
+                strbuf_t b = { 0 };
+                report_json(&b, &r.g, "t.pgn");
+                snprintf(what, sizeof what, "a tag of %zu and %zu bytes, odd byte %d", nl, vl, k);
+                expect_bytes_at(TU_WHERE, what, &b, want, strlen(want));
+                strbuf_free(&b);
+                free(want);
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(json_first_every_fact)
+{
+    /* The "first" object, with no fact (a constant) and with each fact
+     * alone: every name is arb_fact_name()'s, in order. */
+    for (int only = -1; only < ARB_FACT_COUNT; only++) {
+        rec_t r;
+        rec_init(&r);
+        r.g.number = 1;
+        r.g.status = ARB_OK;
+        if (only >= 0)
+            rec_fact(&r, (arb_fact)only, 2147483647, "1.e4");
+        char want[2048];
+        size_t at = (size_t)snprintf(want, sizeof want, "\"first\":{");
+        for (int f = 0; f < ARB_FACT_COUNT; f++)
+            at += (size_t)snprintf(want + at, sizeof want - at, "%s\"%s\":%s", f ? "," : "",
+                                   arb_fact_name((arb_fact)f), f == only ? "2147483647" : "null");
+        snprintf(want + at, sizeof want - at, "},\"end\":");
+        strbuf_t b = { 0 };
+        report_json(&b, &r.g, "f.pgn");
+        strbuf_append(&b, "", 1);
+        CHECK(strstr(b.data, want) != NULL, "fact %d: no %s in %s", only, want, b.data);
+        strbuf_free(&b);
+    }
 }
 END_TEST
 
@@ -1087,9 +1207,12 @@ int main(void)
     TU_CASE(s, json_string_valid_utf8, 60);
     TU_CASE(s, json_string_invalid_utf8, 60);
     TU_CASE(s, json_string_every_length_and_place, 60);
+    TU_CASE(s, json_string_every_byte, 120);
     TU_CASE(s, strbuf_growth, 120);
     TU_CASE(s, json_record_without_error_and_end, 60);
     TU_CASE(s, json_record_with_error_and_end, 60);
+    TU_CASE(s, json_tags_every_length, 60);
+    TU_CASE(s, json_first_every_fact, 60);
     TU_CASE(s, text_record, 60);
     TU_CASE(s, text_facts, 60);
     TU_CASE(s, check_clean_game, 60);
