@@ -30,6 +30,7 @@
 
 #define NONE UINT64_MAX /* "no such raw index" */
 #define NO_TOKEN (-1)   /* a scanner finished without a token (% line, BOM) */
+#define PASSED (-2)     /* a fast path passed over a token its caller skips */
 
 /* Byte classes; one immutable table, indexed by the byte. */
 enum {
@@ -827,8 +828,11 @@ static int scan_bom(lexer_t *lx, lex_token_t *tok)
 
 /* A symbol, move number, result or glyph starting at p and ending in the
  * chunk, as scan_symbol() and end_symbol() would read it; NO_TOKEN if it
- * reaches the chunk's end or the cap (the scanners then take over). */
-static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+ * reaches the chunk's end or the cap (the scanners then take over).  A move
+ * number whose kind is in skip (bits 1 << kind) is passed over: PASSED, its
+ * end in *passed_end. */
+static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p, unsigned skip,
+                       uint64_t *passed_end)
 {
     const unsigned char *q = p + 1, *end = lx->end;
     lex_kind_t kind = TOK_SYMBOL;
@@ -855,6 +859,11 @@ static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
     if (q == end || n > LEX_MAX_SYMBOL)
         return NO_TOKEN;
     uint64_t off = off_of(lx, p);
+    if (kind == TOK_MOVENUM && (skip >> TOK_MOVENUM & 1)) {
+        *passed_end = off + n;
+        lx->p = q + (*q == ' ');
+        return PASSED;
+    }
     int nag = 0;
     if (classify && cls[*p] != (C_SYM | C_NAME)) { /* not a letter: maybe a result or glyph */
         switch (p[0]) {
@@ -943,23 +952,29 @@ static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
     return TOK_TAG;
 }
 
-/* A { comment } that closes in the chunk, as scan_brace() reads it. */
-static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+/* A { comment } that closes in the chunk, as scan_brace() reads it (or
+ * passed over, as fast_symbol() passes a move number). */
+static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p, unsigned skip,
+                      uint64_t *passed_end)
 {
     const unsigned char *q = memchr(p + 1, '}', (size_t)(lx->end - p - 1));
     if (!q)
         return NO_TOKEN;
     uint64_t off = off_of(lx, p);
-    *tok = (lex_token_t){
-        .kind = TOK_COMMENT,
-        .offset = off,
-        .end = off_of(lx, q) + 1,
-        .line = lx->line,
-        .col = col_at(lx->line_start, off),
-    };
+    int kind = skip >> TOK_COMMENT & 1 ? PASSED : TOK_COMMENT;
+    if (kind == PASSED)
+        *passed_end = off_of(lx, q) + 1;
+    else
+        *tok = (lex_token_t){
+            .kind = TOK_COMMENT,
+            .offset = off,
+            .end = off_of(lx, q) + 1,
+            .line = lx->line,
+            .col = col_at(lx->line_start, off),
+        };
     count_lines(lx, p + 1, q);
     lx->p = q + 1;
-    return TOK_COMMENT;
+    return kind;
 }
 
 /* Continues the token that the previous chunk ended in. */
@@ -1175,8 +1190,10 @@ void lex_finish(lexer_t *lx)
 }
 
 /* The next token if it is whole in the chunk and of a common shape,
- * NO_TOKEN otherwise: most tokens, moves and tags above all, cost little. */
-static inline int next_fast(lexer_t *lx, lex_token_t *tok)
+ * NO_TOKEN otherwise: most tokens, moves and tags above all, cost little.
+ * Move numbers and comments whose kind is in skip are passed over without
+ * a token (PASSED). */
+static inline int next_fast(lexer_t *lx, lex_token_t *tok, unsigned skip, uint64_t *passed_end)
 {
     if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
         return NO_TOKEN;
@@ -1191,11 +1208,11 @@ static inline int next_fast(lexer_t *lx, lex_token_t *tok)
     if (p == end)
         return NO_TOKEN;
     if (cls[*p] & C_SYM)
-        return fast_symbol(lx, tok, p);
+        return fast_symbol(lx, tok, p, skip, passed_end);
     if (*p == '[')
         return fast_tag(lx, tok, p);
     if (*p == '{')
-        return fast_brace(lx, tok, p);
+        return fast_brace(lx, tok, p, skip, passed_end);
     return NO_TOKEN;
 }
 
@@ -1204,7 +1221,9 @@ static inline int next_fast(lexer_t *lx, lex_token_t *tok)
 static lex_kind_t next_unskipped(lexer_t *lx, lex_token_t *tok, unsigned skip, uint64_t *passed_end)
 {
     for (;;) {
-        int k = next_fast(lx, tok);
+        int k = next_fast(lx, tok, skip, passed_end);
+        if (k == PASSED)
+            continue;
         if (k == NO_TOKEN)
             k = next_slow(lx, tok);
         if (!(skip >> k & 1))
