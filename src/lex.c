@@ -204,9 +204,8 @@ static size_t next_of(const lexer_t *lx, int c, size_t i, size_t *from, size_t *
 }
 
 /* Counts the line ends in [a, b), both in the chunk. */
-static void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char *b)
+static void count_lines_from(lexer_t *lx, size_t i, size_t n)
 {
-    size_t i = (size_t)(a - lx->chunk), n = (size_t)(b - lx->chunk);
     for (;;) {
         size_t lf = next_of(lx, '\n', i, &lx->lf_from, &lx->lf_at);
         size_t cr = next_of(lx, '\r', i, &lx->cr_from, &lx->cr_at);
@@ -216,6 +215,14 @@ static void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char
         line_end(lx, lx->chunk + e);
         i = e + 1;
     }
+}
+
+static inline void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char *b)
+{
+    size_t i = (size_t)(a - lx->chunk), n = (size_t)(b - lx->chunk);
+    /* Most often the cache already knows the next line end is further. */
+    if (i < lx->lf_from || n > lx->lf_at || i < lx->cr_from || n > lx->cr_at)
+        count_lines_from(lx, i, n);
 }
 
 /* The first \n or \r in [p, end), or NULL. */
