@@ -9,7 +9,9 @@
  *      never mate whatever the opponent lends as blockers;
  *   4. a semi-static pass: which pieces can never move (pawns locked by
  *      pawns), where every piece could ever stand, and whether a mate could
- *      ever be put together on a square the loser's king can reach;
+ *      ever be put together on a square the loser's king can reach; again
+ *      with a king shut in on two squares, which the other king can never
+ *      approach without stalemating it;
  *   7. the semi-static pass after each legal move (it stops at the first
  *      move it cannot prove, so it costs one pass where a mate is near);
  *   2. a local helpmate search: the mate happens around the loser's king
@@ -1077,8 +1079,9 @@ typedef struct ss {
 
 /* Returns false, leaving ss unfinished, as soon as a pawn of `hopeless`
  * (WHITE, BLACK, or -1 for none) may promote: the pass cannot prove that
- * side unwinnable then. */
-static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless)
+ * side unwinnable then.  ban[c] (NULL: none) holds squares the king of c is
+ * assumed never to stand on (ss_confined() says when that holds). */
+static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
 {
     memset(ss->at, -1, sizeof ss->at);
     ss->n = 0;
@@ -1192,7 +1195,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
             } else {
                 bb_t allowed = ~fixed[c] & ~fixed_king;
                 if (type == KING)
-                    allowed &= ~guard[!c];
+                    allowed &= ~guard[!c] & (ban ? ~ban[c] : ALL_BB);
                 /* the reach is closed under the moves of the last pass: only
                  * new freedom (fewer fixed pieces) can extend it */
                 bb_t blockers = type == KNIGHT || type == KING ? 0 : fixed_all;
@@ -1343,6 +1346,114 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
     return true;
 }
 
+/* Could a move of o's king from a square of its reach off f to a square
+ * of f uncover a check on a square of r?  The king would stand between a
+ * slider of o (or a piece o promotes) and the square, on a line no fixed
+ * piece blocks, and step off it. */
+static bool ss_discovery_possible(const tables_t *T, const ss_t *ss, int o, int oksq, bb_t r, bb_t f)
+{
+    bb_t fixed_all = 0;
+    for (int i = 0; i < ss->n; i++)
+        if (!ss->clear[i])
+            fixed_all |= BIT(ss->sq[i]);
+    bb_t diag = 0, orth = 0; /* squares o's sliders may stand on, by line kind */
+    for (int i = 0; i < ss->n; i++) {
+        if (ss->color[i] != o)
+            continue;
+        int t = ss->type[i];
+        if (ss->promo[i] || t == QUEEN)
+            diag |= ss->reach[i], orth |= ss->reach[i];
+        else if (t == BISHOP)
+            diag |= ss->reach[i];
+        else if (t == ROOK)
+            orth |= ss->reach[i];
+    }
+    for (bb_t us = ss->reach[ss->at[oksq]] & ~f; us;) {
+        int u = pop_lsb(&us);
+        for (bb_t rs = r; rs;) {
+            int x = pop_lsb(&rs), d = T->dir[x][u];
+            if (d < 0 || king_dist(x, u) <= 1 || (between(T, x, u) & fixed_all))
+                continue;
+            if (!(T->king[u] & f & ~line_through(T, x, u)))
+                continue;
+            /* the ray beyond u up to the first fixed piece, that one included */
+            bb_t beyond = T->ray[d][u], blk = beyond & fixed_all;
+            if (blk)
+                beyond &= ~T->ray[d][DIR_UP(d) ? lsb(blk) : msb(blk)];
+            if (beyond & ((d & 1) ? diag : orth))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The semi-static pass for a side c whose king is confined to two squares
+ * r = {x, y} and whose other men never move.  Whenever the other king
+ * stands next to r but off it, c's king stands on the square of r that king
+ * does not touch (kings never stand side by side) and cannot step to the
+ * other: if c is to move it has no legal move at all, and the game is
+ * over, mate only if c is in check.  That king arrived there by a move of
+ * its own, so c is to move then: from a position where the other king is
+ * not next to r, any series of moves that goes on keeps it away from there.
+ * The pass runs with that ban (ss_saturate()'s ban); it holds if the
+ * fixpoint confirms the hypothesis it rests on (c's king inside r, c's
+ * other men on their squares).  A game that ends by the ban's move ends in
+ * w's favour only if c is the loser and the king's step uncovers a check:
+ * ss_discovery_possible() must rule that out.  No castling rights: castling
+ * is a king move that moves a rook too.  True if w is proved unable to
+ * mate. */
+static bool ss_confined(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
+{
+    if (p->castle)
+        return false;
+    for (int c = WHITE; c <= BLACK; c++) {
+        const bb_t *C = p->pc[c];
+        if (C[KNIGHT] | C[ROOK] | C[QUEEN])
+            continue;
+        /* c's pawns stand blocked now (else they would move) */
+        bb_t pushes = c == WHITE ? C[PAWN] << 8 : C[PAWN] >> 8;
+        if (pushes & ~p->occ)
+            continue;
+        const int o = !c, k = p->ksq[c];
+        bb_t opawn_att = 0;
+        for (bb_t x = p->pc[o][PAWN]; x;)
+            opawn_att |= T->pawn[o][pop_lsb(&x)];
+        bb_t ys = T->king[k] & ~C[0] & ~opawn_att & ~T->king[p->ksq[o]];
+        if (popcnt(ys) > 2)
+            continue;
+        for (; ys;) {
+            int y = pop_lsb(&ys);
+            bb_t r = BIT(k) | BIT(y), f = (T->king[k] | T->king[y]) & ~r;
+            if (BIT(p->ksq[o]) & f)
+                continue;
+            bb_t ban[2];
+            ban[c] = 0;
+            ban[o] = f;
+            if (!ss_saturate(T, p, ss, w, ban))
+                continue;
+            bool holds = !(ss->reach[ss->at[k]] & ~r);
+            for (int i = 0; i < ss->n && holds; i++)
+                if (ss->color[i] == c && ss->type[i] != KING && (ss->promo[i] || (ss->reach[i] & (ss->reach[i] - 1))))
+                    holds = false;
+            if (!holds || (c != w && ss_discovery_possible(T, ss, o, p->ksq[o], r, f)))
+                continue;
+            if (ss_unwinnable(T, p, ss, w))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The semi-static pass's proof that w cannot mate in p: the plain pass,
+ * then the confined king's (ss_confined()). */
+static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
+{
+    ss_t ss;
+    if (ss_saturate(T, p, &ss, w, NULL) && ss_unwinnable(T, p, &ss, w))
+        return true;
+    return ss_confined(T, p, &ss, w);
+}
+
 /* Semi-static verdict for frames[ply] after playing out forced moves (a
  * single legal move) at most 100 times.  Returns DEAD_UNWINNABLE, or
  * DEAD_WINNABLE when the forced moves end in mate of the loser (the line is
@@ -1372,10 +1483,7 @@ static enum dead_answer semi_static(dead_search_t *s, int ply)
         do_move(T, p, fr->moves[0], &s->frames[ply + 1].pos);
         ply++;
     }
-    ss_t ss;
-    if (!ss_saturate(T, &s->frames[ply].pos, &ss, w))
-        return DEAD_UNDETERMINED;
-    return ss_unwinnable(T, &s->frames[ply].pos, &ss, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
+    return ss_proves(T, &s->frames[ply].pos, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
 }
 
 /* ------------------------------------------------------------------------
@@ -1470,12 +1578,6 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
 {
     uint64_t sig = ss_signature(p);
     s->ss_failed[sig >> 56] = sig;
-}
-
-static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
-{
-    ss_t ss;
-    return ss_saturate(T, p, &ss, w) && ss_unwinnable(T, p, &ss, w);
 }
 
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
