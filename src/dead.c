@@ -72,16 +72,9 @@ static inline int popcnt(bb_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* Index of the lowest set bit by a de Bruijn multiplication (x != 0). */
-static const uint8_t debruijn64[64] = {
-    0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-
-static inline int lsb(bb_t x)
-{
-    return debruijn64[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
-}
+/* Index of the lowest set bit (x != 0): board.h's, one instruction where
+ * the compiler has one. */
+static inline int lsb(bb_t x) { return board_lsb(x); }
 
 static inline int msb(bb_t x)
 {
@@ -160,7 +153,12 @@ static void tables_init(tables_t *T)
                 T->pawn[c][s] |= BIT(nr * 8 + f + 1);
         }
     }
-    /* Knight distances by breadth-first search from every square. */
+}
+
+/* Knight distances by breadth-first search from every square: only the
+ * searches need them, not dead_probe(). */
+static void tables_init_knight_dist(tables_t *T)
+{
     for (int s = 0; s < 64; s++) {
         bb_t seen = BIT(s), front = BIT(s);
         memset(T->knight_dist[s], 99, 64);
@@ -227,6 +225,32 @@ static bb_t piece_att(const tables_t *T, int type, int c, int s, bb_t occ)
     case QUEEN: return bishop_att(T, s, occ) | rook_att(T, s, occ);
     default: return T->king[s];
     }
+}
+
+/* Squares one step from the squares of b: diagonally, orthogonally, by a
+ * knight's jump.  Slider reach in the semi-static pass is a closure of
+ * single steps (a slider may stop on every square its line passes). */
+#define NOT_A_BB (~FILE_A_BB)
+#define NOT_H_BB (~(FILE_A_BB << 7))
+#define NOT_AB_BB (~(FILE_A_BB | FILE_A_BB << 1))
+#define NOT_GH_BB (~(FILE_A_BB << 6 | FILE_A_BB << 7))
+
+static inline bb_t step_diag(bb_t b)
+{
+    return ((b & NOT_H_BB) << 9) | ((b & NOT_A_BB) << 7) | ((b & NOT_H_BB) >> 7) | ((b & NOT_A_BB) >> 9);
+}
+
+static inline bb_t step_orth(bb_t b)
+{
+    return (b << 8) | (b >> 8) | ((b & NOT_H_BB) << 1) | ((b & NOT_A_BB) >> 1);
+}
+
+static inline bb_t step_knight(bb_t b)
+{
+    bb_t l1 = (b & NOT_A_BB) >> 1, l2 = (b & NOT_AB_BB) >> 2;
+    bb_t r1 = (b & NOT_H_BB) << 1, r2 = (b & NOT_GH_BB) << 2;
+    bb_t h1 = l1 | r1, h2 = l2 | r2;
+    return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
 }
 
 /* ------------------------------------------------------------------------
@@ -602,7 +626,8 @@ typedef struct tt_entry {
 
 struct dead_search {
     tables_t T;
-    bool tables_ready;       /* T is made (prepare()) */
+    bool tables_ready;       /* T is made but for knight_dist (prepare()) */
+    bool dist_ready;         /* T.knight_dist is made too */
     tt_entry_t *tt;          /* made by prepare() at the first dead_can_win() call */
     size_t tt_mask;          /* entries - 1; 4-entry buckets */
     size_t tt_used;          /* entries - 1 of the part in use: a search of a few thousand
@@ -658,6 +683,10 @@ static bool prepare(dead_search_t *s, bool need_tt)
     if (!s->tables_ready) {
         tables_init(&s->T);
         s->tables_ready = true;
+    }
+    if (need_tt && !s->dist_ready) {
+        tables_init_knight_dist(&s->T);
+        s->dist_ready = true;
     }
     if (need_tt && !s->tt)
         s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
@@ -1073,7 +1102,7 @@ typedef struct ss {
     bool promo[32];     /* may promote: reach is everything */
     bool clear[32];
     bb_t reach[32];
-    bb_t last_allowed[32], last_blockers[32]; /* inputs of a piece's last expansion */
+    bb_t last_allowed[32]; /* the input of a piece's last expansion */
     int8_t at[64];      /* piece index by its square now, -1 if empty */
 } ss_t;
 
@@ -1093,7 +1122,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
         ss->promo[i] = false;
         ss->clear[i] = false;
         ss->reach[i] = BIT(s);
-        ss->last_allowed[i] = ss->last_blockers[i] = 0;
+        ss->last_allowed[i] = 0;
         ss->at[s] = (int8_t)i;
     }
     /* Castling takes king and rook to their squares in one move. */
@@ -1159,7 +1188,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                 /* Two pawns of opposite colours on one file, each never
                  * leaving it and the one ahead never taken, never pass each
                  * other: the pawn behind stays below the other's square. */
-                bb_t file = FILE_A_BB << sq_file(ss->sq[i]);
+                bb_t file = FILE_A_BB << sq_file(ss->sq[i]), stop = 0;
                 if (!(r & ~file)) {
                     for (bb_t x = p->pc[!c][PAWN] & file; x;) {
                         int j = ss->at[pop_lsb(&x)];
@@ -1168,9 +1197,15 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                             (ss->reach[j] & hits[c]) || ss->promo[j])
                             continue;
                         bb_t beyond = c == WHITE ? ALL_BB << (rj * 8) : ALL_BB >> ((7 - rj) * 8);
-                        push &= ~beyond;
-                        dbl &= ~beyond;
+                        stop |= beyond;
                     }
+                }
+                push &= ~stop;
+                dbl &= ~stop;
+                /* the pushes from there on, in this pass already */
+                for (bb_t fresh = (push | dbl) & ~r; fresh;) {
+                    fresh = (c == WHITE ? fresh << 8 : fresh >> 8) & ~fixed_all & ~stop & ~(r | push | dbl);
+                    push |= fresh;
                 }
                 for (bb_t x = r; x;)
                     caps |= T->pawn[c][pop_lsb(&x)];
@@ -1198,17 +1233,19 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                     allowed &= ~guard[!c] & (ban ? ~ban[c] : ALL_BB);
                 /* the reach is closed under the moves of the last pass: only
                  * new freedom (fewer fixed pieces) can extend it */
-                bb_t blockers = type == KNIGHT || type == KING ? 0 : fixed_all;
-                if (ss->last_allowed[i] == allowed && ss->last_blockers[i] == blockers)
+                if (ss->last_allowed[i] == allowed)
                     continue;
                 ss->last_allowed[i] = allowed;
-                ss->last_blockers[i] = blockers;
-                bb_t front = r;
-                while (front) {
-                    int s = pop_lsb(&front);
-                    bb_t fresh = piece_att(T, type, c, s, fixed_all) & allowed & ~nr;
+                /* a line through squares no fixed piece holds is a series of
+                 * steps the slider could stop after; standing on a fixed
+                 * enemy piece it has taken, it may go on from there */
+                for (bb_t fresh = r; fresh;) {
+                    bb_t next = type == KNIGHT ? step_knight(fresh)
+                              : type == BISHOP ? step_diag(fresh)
+                              : type == ROOK   ? step_orth(fresh)
+                                               : step_diag(fresh) | step_orth(fresh);
+                    fresh = next & allowed & ~nr;
                     nr |= fresh;
-                    front |= fresh;
                 }
                 taken = nr & p->pc[!c][0] & ~p->pc[!c][KING];
             }
