@@ -9,7 +9,9 @@
  *      never mate whatever the opponent lends as blockers;
  *   4. a semi-static pass: which pieces can never move (pawns locked by
  *      pawns), where every piece could ever stand, and whether a mate could
- *      ever be put together on a square the loser's king can reach;
+ *      ever be put together on a square the loser's king can reach; again
+ *      with a king shut in on two squares, which the other king can never
+ *      approach without stalemating it;
  *   7. the semi-static pass after each legal move (it stops at the first
  *      move it cannot prove, so it costs one pass where a mate is near);
  *   2. a local helpmate search: the mate happens around the loser's king
@@ -70,16 +72,9 @@ static inline int popcnt(bb_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* Index of the lowest set bit by a de Bruijn multiplication (x != 0). */
-static const uint8_t debruijn64[64] = {
-    0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-
-static inline int lsb(bb_t x)
-{
-    return debruijn64[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
-}
+/* Index of the lowest set bit (x != 0): board.h's, one instruction where
+ * the compiler has one. */
+static inline int lsb(bb_t x) { return board_lsb(x); }
 
 static inline int msb(bb_t x)
 {
@@ -158,7 +153,12 @@ static void tables_init(tables_t *T)
                 T->pawn[c][s] |= BIT(nr * 8 + f + 1);
         }
     }
-    /* Knight distances by breadth-first search from every square. */
+}
+
+/* Knight distances by breadth-first search from every square: only the
+ * searches need them, not dead_probe(). */
+static void tables_init_knight_dist(tables_t *T)
+{
     for (int s = 0; s < 64; s++) {
         bb_t seen = BIT(s), front = BIT(s);
         memset(T->knight_dist[s], 99, 64);
@@ -225,6 +225,32 @@ static bb_t piece_att(const tables_t *T, int type, int c, int s, bb_t occ)
     case QUEEN: return bishop_att(T, s, occ) | rook_att(T, s, occ);
     default: return T->king[s];
     }
+}
+
+/* Squares one step from the squares of b: diagonally, orthogonally, by a
+ * knight's jump.  Slider reach in the semi-static pass is a closure of
+ * single steps (a slider may stop on every square its line passes). */
+#define NOT_A_BB (~FILE_A_BB)
+#define NOT_H_BB (~(FILE_A_BB << 7))
+#define NOT_AB_BB (~(FILE_A_BB | FILE_A_BB << 1))
+#define NOT_GH_BB (~(FILE_A_BB << 6 | FILE_A_BB << 7))
+
+static inline bb_t step_diag(bb_t b)
+{
+    return ((b & NOT_H_BB) << 9) | ((b & NOT_A_BB) << 7) | ((b & NOT_H_BB) >> 7) | ((b & NOT_A_BB) >> 9);
+}
+
+static inline bb_t step_orth(bb_t b)
+{
+    return (b << 8) | (b >> 8) | ((b & NOT_H_BB) << 1) | ((b & NOT_A_BB) >> 1);
+}
+
+static inline bb_t step_knight(bb_t b)
+{
+    bb_t l1 = (b & NOT_A_BB) >> 1, l2 = (b & NOT_AB_BB) >> 2;
+    bb_t r1 = (b & NOT_H_BB) << 1, r2 = (b & NOT_GH_BB) << 2;
+    bb_t h1 = l1 | r1, h2 = l2 | r2;
+    return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
 }
 
 /* ------------------------------------------------------------------------
@@ -600,7 +626,8 @@ typedef struct tt_entry {
 
 struct dead_search {
     tables_t T;
-    bool tables_ready;       /* T is made (prepare()) */
+    bool tables_ready;       /* T is made but for knight_dist (prepare()) */
+    bool dist_ready;         /* T.knight_dist is made too */
     tt_entry_t *tt;          /* made by prepare() at the first dead_can_win() call */
     size_t tt_mask;          /* entries - 1; 4-entry buckets */
     size_t tt_used;          /* entries - 1 of the part in use: a search of a few thousand
@@ -656,6 +683,10 @@ static bool prepare(dead_search_t *s, bool need_tt)
     if (!s->tables_ready) {
         tables_init(&s->T);
         s->tables_ready = true;
+    }
+    if (need_tt && !s->dist_ready) {
+        tables_init_knight_dist(&s->T);
+        s->dist_ready = true;
     }
     if (need_tt && !s->tt)
         s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
@@ -1071,14 +1102,15 @@ typedef struct ss {
     bool promo[32];     /* may promote: reach is everything */
     bool clear[32];
     bb_t reach[32];
-    bb_t last_allowed[32], last_blockers[32]; /* inputs of a piece's last expansion */
+    bb_t last_allowed[32]; /* the input of a piece's last expansion */
     int8_t at[64];      /* piece index by its square now, -1 if empty */
 } ss_t;
 
 /* Returns false, leaving ss unfinished, as soon as a pawn of `hopeless`
  * (WHITE, BLACK, or -1 for none) may promote: the pass cannot prove that
- * side unwinnable then. */
-static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless)
+ * side unwinnable then.  ban[c] (NULL: none) holds squares the king of c is
+ * assumed never to stand on (ss_confined() says when that holds). */
+static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
 {
     memset(ss->at, -1, sizeof ss->at);
     ss->n = 0;
@@ -1090,7 +1122,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
         ss->promo[i] = false;
         ss->clear[i] = false;
         ss->reach[i] = BIT(s);
-        ss->last_allowed[i] = ss->last_blockers[i] = 0;
+        ss->last_allowed[i] = 0;
         ss->at[s] = (int8_t)i;
     }
     /* Castling takes king and rook to their squares in one move. */
@@ -1156,7 +1188,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                 /* Two pawns of opposite colours on one file, each never
                  * leaving it and the one ahead never taken, never pass each
                  * other: the pawn behind stays below the other's square. */
-                bb_t file = FILE_A_BB << sq_file(ss->sq[i]);
+                bb_t file = FILE_A_BB << sq_file(ss->sq[i]), stop = 0;
                 if (!(r & ~file)) {
                     for (bb_t x = p->pc[!c][PAWN] & file; x;) {
                         int j = ss->at[pop_lsb(&x)];
@@ -1165,9 +1197,15 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                             (ss->reach[j] & hits[c]) || ss->promo[j])
                             continue;
                         bb_t beyond = c == WHITE ? ALL_BB << (rj * 8) : ALL_BB >> ((7 - rj) * 8);
-                        push &= ~beyond;
-                        dbl &= ~beyond;
+                        stop |= beyond;
                     }
+                }
+                push &= ~stop;
+                dbl &= ~stop;
+                /* the pushes from there on, in this pass already */
+                for (bb_t fresh = (push | dbl) & ~r; fresh;) {
+                    fresh = (c == WHITE ? fresh << 8 : fresh >> 8) & ~fixed_all & ~stop & ~(r | push | dbl);
+                    push |= fresh;
                 }
                 for (bb_t x = r; x;)
                     caps |= T->pawn[c][pop_lsb(&x)];
@@ -1192,20 +1230,22 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
             } else {
                 bb_t allowed = ~fixed[c] & ~fixed_king;
                 if (type == KING)
-                    allowed &= ~guard[!c];
+                    allowed &= ~guard[!c] & (ban ? ~ban[c] : ALL_BB);
                 /* the reach is closed under the moves of the last pass: only
                  * new freedom (fewer fixed pieces) can extend it */
-                bb_t blockers = type == KNIGHT || type == KING ? 0 : fixed_all;
-                if (ss->last_allowed[i] == allowed && ss->last_blockers[i] == blockers)
+                if (ss->last_allowed[i] == allowed)
                     continue;
                 ss->last_allowed[i] = allowed;
-                ss->last_blockers[i] = blockers;
-                bb_t front = r;
-                while (front) {
-                    int s = pop_lsb(&front);
-                    bb_t fresh = piece_att(T, type, c, s, fixed_all) & allowed & ~nr;
+                /* a line through squares no fixed piece holds is a series of
+                 * steps the slider could stop after; standing on a fixed
+                 * enemy piece it has taken, it may go on from there */
+                for (bb_t fresh = r; fresh;) {
+                    bb_t next = type == KNIGHT ? step_knight(fresh)
+                              : type == BISHOP ? step_diag(fresh)
+                              : type == ROOK   ? step_orth(fresh)
+                                               : step_diag(fresh) | step_orth(fresh);
+                    fresh = next & allowed & ~nr;
                     nr |= fresh;
-                    front |= fresh;
                 }
                 taken = nr & p->pc[!c][0] & ~p->pc[!c][KING];
             }
@@ -1343,6 +1383,114 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
     return true;
 }
 
+/* Could a move of o's king from a square of its reach off f to a square
+ * of f uncover a check on a square of r?  The king would stand between a
+ * slider of o (or a piece o promotes) and the square, on a line no fixed
+ * piece blocks, and step off it. */
+static bool ss_discovery_possible(const tables_t *T, const ss_t *ss, int o, int oksq, bb_t r, bb_t f)
+{
+    bb_t fixed_all = 0;
+    for (int i = 0; i < ss->n; i++)
+        if (!ss->clear[i])
+            fixed_all |= BIT(ss->sq[i]);
+    bb_t diag = 0, orth = 0; /* squares o's sliders may stand on, by line kind */
+    for (int i = 0; i < ss->n; i++) {
+        if (ss->color[i] != o)
+            continue;
+        int t = ss->type[i];
+        if (ss->promo[i] || t == QUEEN)
+            diag |= ss->reach[i], orth |= ss->reach[i];
+        else if (t == BISHOP)
+            diag |= ss->reach[i];
+        else if (t == ROOK)
+            orth |= ss->reach[i];
+    }
+    for (bb_t us = ss->reach[ss->at[oksq]] & ~f; us;) {
+        int u = pop_lsb(&us);
+        for (bb_t rs = r; rs;) {
+            int x = pop_lsb(&rs), d = T->dir[x][u];
+            if (d < 0 || king_dist(x, u) <= 1 || (between(T, x, u) & fixed_all))
+                continue;
+            if (!(T->king[u] & f & ~line_through(T, x, u)))
+                continue;
+            /* the ray beyond u up to the first fixed piece, that one included */
+            bb_t beyond = T->ray[d][u], blk = beyond & fixed_all;
+            if (blk)
+                beyond &= ~T->ray[d][DIR_UP(d) ? lsb(blk) : msb(blk)];
+            if (beyond & ((d & 1) ? diag : orth))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The semi-static pass for a side c whose king is confined to two squares
+ * r = {x, y} and whose other men never move.  Whenever the other king
+ * stands next to r but off it, c's king stands on the square of r that king
+ * does not touch (kings never stand side by side) and cannot step to the
+ * other: if c is to move it has no legal move at all, and the game is
+ * over, mate only if c is in check.  That king arrived there by a move of
+ * its own, so c is to move then: from a position where the other king is
+ * not next to r, any series of moves that goes on keeps it away from there.
+ * The pass runs with that ban (ss_saturate()'s ban); it holds if the
+ * fixpoint confirms the hypothesis it rests on (c's king inside r, c's
+ * other men on their squares).  A game that ends by the ban's move ends in
+ * w's favour only if c is the loser and the king's step uncovers a check:
+ * ss_discovery_possible() must rule that out.  No castling rights: castling
+ * is a king move that moves a rook too.  True if w is proved unable to
+ * mate. */
+static bool ss_confined(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
+{
+    if (p->castle)
+        return false;
+    for (int c = WHITE; c <= BLACK; c++) {
+        const bb_t *C = p->pc[c];
+        if (C[KNIGHT] | C[ROOK] | C[QUEEN])
+            continue;
+        /* c's pawns stand blocked now (else they would move) */
+        bb_t pushes = c == WHITE ? C[PAWN] << 8 : C[PAWN] >> 8;
+        if (pushes & ~p->occ)
+            continue;
+        const int o = !c, k = p->ksq[c];
+        bb_t opawn_att = 0;
+        for (bb_t x = p->pc[o][PAWN]; x;)
+            opawn_att |= T->pawn[o][pop_lsb(&x)];
+        bb_t ys = T->king[k] & ~C[0] & ~opawn_att & ~T->king[p->ksq[o]];
+        if (popcnt(ys) > 2)
+            continue;
+        for (; ys;) {
+            int y = pop_lsb(&ys);
+            bb_t r = BIT(k) | BIT(y), f = (T->king[k] | T->king[y]) & ~r;
+            if (BIT(p->ksq[o]) & f)
+                continue;
+            bb_t ban[2];
+            ban[c] = 0;
+            ban[o] = f;
+            if (!ss_saturate(T, p, ss, w, ban))
+                continue;
+            bool holds = !(ss->reach[ss->at[k]] & ~r);
+            for (int i = 0; i < ss->n && holds; i++)
+                if (ss->color[i] == c && ss->type[i] != KING && (ss->promo[i] || (ss->reach[i] & (ss->reach[i] - 1))))
+                    holds = false;
+            if (!holds || (c != w && ss_discovery_possible(T, ss, o, p->ksq[o], r, f)))
+                continue;
+            if (ss_unwinnable(T, p, ss, w))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The semi-static pass's proof that w cannot mate in p: the plain pass,
+ * then the confined king's (ss_confined()). */
+static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
+{
+    ss_t ss;
+    if (ss_saturate(T, p, &ss, w, NULL) && ss_unwinnable(T, p, &ss, w))
+        return true;
+    return ss_confined(T, p, &ss, w);
+}
+
 /* Semi-static verdict for frames[ply] after playing out forced moves (a
  * single legal move) at most 100 times.  Returns DEAD_UNWINNABLE, or
  * DEAD_WINNABLE when the forced moves end in mate of the loser (the line is
@@ -1372,10 +1520,7 @@ static enum dead_answer semi_static(dead_search_t *s, int ply)
         do_move(T, p, fr->moves[0], &s->frames[ply + 1].pos);
         ply++;
     }
-    ss_t ss;
-    if (!ss_saturate(T, &s->frames[ply].pos, &ss, w))
-        return DEAD_UNDETERMINED;
-    return ss_unwinnable(T, &s->frames[ply].pos, &ss, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
+    return ss_proves(T, &s->frames[ply].pos, w) ? DEAD_UNWINNABLE : DEAD_UNDETERMINED;
 }
 
 /* ------------------------------------------------------------------------
@@ -1470,12 +1615,6 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
 {
     uint64_t sig = ss_signature(p);
     s->ss_failed[sig >> 56] = sig;
-}
-
-static bool ss_proves(const tables_t *T, const dpos_t *p, int w)
-{
-    ss_t ss;
-    return ss_saturate(T, p, &ss, w) && ss_unwinnable(T, p, &ss, w);
 }
 
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)

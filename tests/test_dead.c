@@ -203,6 +203,45 @@ START_TEST(fortress_kings_cannot_cross)
 }
 END_TEST
 
+/* ---- a king shut in on two squares --------------------------------------- */
+
+/* The black king has a5 and a6 and nothing else moves for black (b7, c6
+ * and a4 are blocked; what they could take stands on light squares, and
+ * every white bishop is dark).  A mate on a5 needs a6 covered, which only
+ * the white king can do, from a7 or b7; a6 is light, so no mate happens
+ * there.  When the white king steps next to a6 the black king stands on a5
+ * (the kings never touch) with black to move and no move: stalemate, as no
+ * king step uncovers a check here.  The white king never gets past, b7 is
+ * never taken and b6 never promotes.  Dead (D3-Chess test vector). */
+START_TEST(confined_loser_king_stalemates)
+{
+    EXPECT_BOTH("8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1", U, U);
+}
+END_TEST
+
+/* Its mirror for the winner: the white king has h3 and h4 and nothing else
+ * of white moves.  The black king stepping next to them leaves white
+ * without a move (stalemate), so it never takes h5, and no pawn ever moves;
+ * every black bishop is dark and h3 is light.  Dead (D3-Chess test
+ * vector). */
+START_TEST(confined_winner_king_stalemates)
+{
+    EXPECT_BOTH("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", U, U);
+}
+END_TEST
+
+/* Traps that look like the two above.  A light bishop can take c6 and
+ * mate on a6: Bg2 Ka6 Bxc6 Ka5 Bc3+ Ka6 Bb5#.  The white king already on a7
+ * covers a6, and white to move mates at once with Bf6-c3.  A light black
+ * bishop covers h3, and black mates. */
+START_TEST(confined_king_traps)
+{
+    EXPECT("8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/5B2 w - - 0 1", WHITE, W);
+    EXPECT("8/Kp2B1B1/1PpB1B2/k1P5/p1P5/P7/8/8 w - - 0 1", WHITE, W);
+    EXPECT("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/3b4 w - - 0 1", BLACK, W);
+}
+END_TEST
+
 /* ---- positions already decided ------------------------------------------ */
 
 /* Fool's mate: mate on the board is a win for the side that mated (empty
@@ -413,6 +452,9 @@ static Suite *dead_suite(void)
     TU_CASE(s, same_colour_bishops_walled_in, 30);
     TU_CASE(s, walled_in_broken, 30);
     TU_CASE(s, fortress_kings_cannot_cross, 30);
+    TU_CASE(s, confined_loser_king_stalemates, 30);
+    TU_CASE(s, confined_winner_king_stalemates, 30);
+    TU_CASE(s, confined_king_traps, 30);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);
