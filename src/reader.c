@@ -356,8 +356,10 @@ static bool variant_is(const char *v, const char *const *names)
 /* The reader's dead-position analysis: a small table (64 KiB), enough for
  * the positions a replay asks about.  The budget only serves proofs (a
  * helpmate found changes nothing for Article 6.9): of the unfair timeouts
- * that dead_probe() leaves open, 3000 nodes prove as many as 5000. */
-#define DEAD_BUDGET 3000
+ * that pass winner_cannot_mate()'s filter, 1,000 nodes prove as many as
+ * 3,000 (the proofs come from the position and the semi-static passes),
+ * while a winnable position may take all of them. */
+#define DEAD_BUDGET 1000
 
 static dead_search_t *dead_analysis(arb_reader *r)
 {
