@@ -42,6 +42,12 @@ const uint64_t board_sq_bit[128] = {
 #undef RANK_BITS
 #undef SQ_BIT
 
+const uint8_t board_men_index[16] = {
+    [PIECE(WHITE, KNIGHT)] = 0, [PIECE(WHITE, BISHOP)] = 1, [PIECE(WHITE, ROOK)] = 2, [PIECE(WHITE, QUEEN)] = 3,
+    [PIECE(BLACK, KNIGHT)] = 4, [PIECE(BLACK, BISHOP)] = 5, [PIECE(BLACK, ROOK)] = 6, [PIECE(BLACK, QUEEN)] = 7,
+    [PIECE(WHITE, PAWN)] = 8,   [PIECE(BLACK, PAWN)] = 9,   [PIECE(WHITE, KING)] = 10,  [PIECE(BLACK, KING)] = 11,
+};
+
 const uint8_t board_lsb_table[64] = {
     0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
     62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
@@ -224,8 +230,7 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
             if (file >= 8) { *why = "a rank of the FEN has more than 8 files"; return -1; }
             int sq = SQ(file, rank);
             b->sq[sq] = (uint8_t)pc;
-            if (HAS_MEN(pc))
-                b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
+            b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
             b->count[pc]++;
             if (PIECE_TYPE(pc) == KING) {
                 if (b->king[PIECE_COLOR(pc)] != SQ_NONE) { *why = "more than one king of a colour"; return -1; }
@@ -374,8 +379,7 @@ size_t board_to_fen(const board_t *b, char *out, size_t cap)
 static inline void put(board_t *b, int sq, uint8_t pc, uint64_t *key)
 {
     b->sq[sq] = pc;
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
     *key ^= zobrist_piece[pc][sq];
 }
 
@@ -383,8 +387,7 @@ static inline void lift(board_t *b, int sq, uint64_t *key)
 {
     uint8_t pc = b->sq[sq];
     *key ^= zobrist_piece[pc][sq];
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
     b->sq[sq] = EMPTY;
 }
 
@@ -608,14 +611,12 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     b->sq[f] = EMPTY;
     b->sq[t] = pc;
     uint64_t tbit = board_sq_bit[t];
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
     unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
     if (victim != EMPTY) {
         key ^= zobrist_piece[victim][t];
         b->count[victim]--;
-        if (HAS_MEN(victim))
-            b->men[MEN_INDEX(victim)] ^= tbit;
+        b->men[MEN_INDEX(victim)] ^= tbit;
         halfmove = 0;
     }
     b->ep = SQ_NONE;
@@ -658,11 +659,11 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
 /* Sets square sq to pc, keeping the square sets (not the counts or key). */
 static void place(board_t *b, int sq, uint8_t pc)
 {
-    uint8_t old = b->sq[sq];
-    if (HAS_MEN(old))
-        b->men[MEN_INDEX(old)] ^= 1ULL << SQ64(sq);
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    uint64_t bit = board_sq_bit[sq];
+    if (b->sq[sq] != EMPTY)
+        b->men[MEN_INDEX(b->sq[sq])] ^= bit;
+    if (pc != EMPTY)
+        b->men[MEN_INDEX(pc)] ^= bit;
     b->sq[sq] = pc;
 }
 

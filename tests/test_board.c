@@ -667,11 +667,11 @@ START_TEST(test_counts_random_games)
             ck_assert_int_eq(b.sq[b.king[WHITE]], PIECE(WHITE, KING));
             ck_assert_int_eq(b.sq[b.king[BLACK]], PIECE(BLACK, KING));
             /* The square sets and the checker follow the board too. */
-            uint64_t men[8] = {0};
+            uint64_t men[12] = {0};
             for (int sq = 0; sq < 128; sq++)
-                if (!SQ_OFFBOARD(sq) && HAS_MEN(b.sq[sq]))
+                if (!SQ_OFFBOARD(sq) && b.sq[sq] != EMPTY)
                     men[MEN_INDEX(b.sq[sq])] |= 1ULL << SQ64(sq);
-            for (int i = 0; i < 8; i++) {
+            for (int i = 0; i < 12; i++) {
                 char fen[128];
                 ck_assert_msg(men[i] == b.men[i], "men[%d] is stale: %s", i, tu_fen_out(&b, fen));
             }
