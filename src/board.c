@@ -591,6 +591,19 @@ ARB_NOINLINE static void play_ep(board_t *b, uint64_t key)
     b->key = settle_ep(b, key);
 }
 
+/* The castling rights that a plain move of us from f to t takes away: all
+ * of its own when the king moves, and each whose rook stood on f or t.
+ * Returns the change of the key; out of line, as most moves change none. */
+ARB_NOINLINE static uint64_t play_rights(board_t *b, int us, int f, int t, bool king)
+{
+    uint8_t castle = b->castle;
+    if (king)
+        drop_rights_of(b, us);
+    drop_rights_on(b, f);
+    drop_rights_on(b, t);
+    return zobrist_castle[castle] ^ zobrist_castle[b->castle];
+}
+
 void board_play(board_t *b, move_t m, board_undo_t *u)
 {
     u->key = b->key;
@@ -627,16 +640,12 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
             b->ep = (uint8_t)((f + t) / 2);
     } else if (PIECE_TYPE(pc) == KING) {
         b->king[us] = (uint8_t)t;
-        drop_rights_of(b, us);
     }
     b->halfmove = (uint16_t)halfmove;
-    /* Castling rooks stand on the first or last rank. */
-    if (b->castle && (!(f & 0x70) || (f & 0x70) == 0x70 || !(t & 0x70) || (t & 0x70) == 0x70)) {
-        drop_rights_on(b, f);
-        drop_rights_on(b, t);
-    }
-    if (b->castle != castle)
-        key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
+    /* A right's rook stands on castle_rook as long as the right lasts, so
+     * only a king move, a rook move or a rook's capture can end one. */
+    if (castle && (PIECE_TYPE(pc) == KING || PIECE_TYPE(pc) == ROOK || PIECE_TYPE(victim) == ROOK))
+        key ^= play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
     int ksq = b->king[them];
     int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
     if (c1 < 0 && c2 < 0) {
@@ -647,8 +656,7 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
         b->checker = (uint8_t)(c1 < 0 ? c2 : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
     }
     b->stm = (uint8_t)them;
-    if (us == BLACK)
-        b->fullmove++;
+    b->fullmove = (uint16_t)(b->fullmove + us); /* after Black's move */
     if (b->ep != SQ_NONE) {
         play_ep(b, key);
         return;
