@@ -468,85 +468,103 @@ static uint64_t settle_ep(board_t *to, uint64_t key)
     return key;
 }
 
-/* board_make_move() for any move: castling, en passant and promotion too. */
-static void make_general(const board_t *from, move_t m, board_t *to)
+/* board_make_null() in place. */
+static void play_null(board_t *b)
 {
-    *to = *from;
-    int us = from->stm, them = !us;
+    uint64_t key = b->key ^ zobrist_black;
+    if (b->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(b->ep)];
+    b->ep = SQ_NONE;
+    b->ep_legal = false;
+    b->halfmove = (uint16_t)(b->halfmove < UINT16_MAX ? b->halfmove + 1 : UINT16_MAX);
+    if (b->stm == BLACK)
+        b->fullmove++;
+    b->stm = (uint8_t)!b->stm;
+    b->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
+    b->checker = SQ_NONE;
+    b->key = key;
+}
+
+/* board_play() for any move but a null move: castling, en passant and
+ * promotion too, in place. */
+static void play_any(board_t *b, move_t m)
+{
+    int us = b->stm, them = !us;
+    uint8_t castle = b->castle;
     /* The other side moves; an en passant chance lapses. */
-    uint64_t key = from->key ^ zobrist_black;
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    to->ep = SQ_NONE;
-    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
+    uint64_t key = b->key ^ zobrist_black;
+    if (b->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(b->ep)];
+    b->ep = SQ_NONE;
+    b->halfmove = (uint16_t)(b->halfmove < UINT16_MAX ? b->halfmove + 1 : UINT16_MAX);
     int landed, v1, v2 = -1; /* where a checking man may stand, squares left empty */
 
     if (m.flags & MOVE_CASTLE) {
         int kfrom = m.from, rfrom = m.to, rank = SQ_RANK(kfrom);
         bool queenside = SQ_FILE(rfrom) < SQ_FILE(kfrom);
         int kto = SQ(queenside ? 2 : 6, rank), rto = SQ(queenside ? 3 : 5, rank);
-        uint8_t king = from->sq[kfrom], rook = from->sq[rfrom];
-        lift(to, kfrom, &key);
-        lift(to, rfrom, &key);
-        put(to, kto, king, &key);
-        put(to, rto, rook, &key);
-        to->king[us] = (uint8_t)kto;
-        drop_rights_of(to, us);
+        uint8_t king = b->sq[kfrom], rook = b->sq[rfrom];
+        lift(b, kfrom, &key);
+        lift(b, rfrom, &key);
+        put(b, kto, king, &key);
+        put(b, rto, rook, &key);
+        b->king[us] = (uint8_t)kto;
+        drop_rights_of(b, us);
         landed = rto;
         v1 = kfrom;
         v2 = rfrom;
     } else {
-        uint8_t piece = from->sq[m.from];
+        uint8_t piece = b->sq[m.from];
         if (m.flags & MOVE_CAPTURE) {
             int cap = m.to;
             if (m.flags & MOVE_EP) {
                 cap = SQ(SQ_FILE(m.to), SQ_RANK(m.from));
                 v2 = cap;
             }
-            to->count[from->sq[cap]]--;
-            lift(to, cap, &key);
-            to->halfmove = 0;
+            b->count[b->sq[cap]]--;
+            lift(b, cap, &key);
+            b->halfmove = 0;
         }
-        lift(to, m.from, &key);
+        lift(b, m.from, &key);
         if (m.promo) {
             uint8_t np = PIECE(us, m.promo);
-            to->count[piece]--;
-            to->count[np]++;
-            put(to, m.to, np, &key);
+            b->count[piece]--;
+            b->count[np]++;
+            put(b, m.to, np, &key);
         } else {
-            put(to, m.to, piece, &key);
+            put(b, m.to, piece, &key);
         }
         switch (PIECE_TYPE(piece)) {
         case PAWN:
-            to->halfmove = 0;
+            b->halfmove = 0;
             if (m.flags & MOVE_DOUBLE)
-                to->ep = (uint8_t)((m.from + m.to) / 2);
+                b->ep = (uint8_t)((m.from + m.to) / 2);
             break;
         case KING:
-            to->king[us] = m.to;
-            drop_rights_of(to, us);
+            b->king[us] = m.to;
+            drop_rights_of(b, us);
             break;
         default:
             break;
         }
         /* Castling rooks stand on the first or last rank. */
-        if (to->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
-            drop_rights_on(to, m.from);
-            drop_rights_on(to, m.to);
+        if (b->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
+            drop_rights_on(b, m.from);
+            drop_rights_on(b, m.to);
         }
         landed = m.to;
         v1 = m.from;
     }
-    if (to->castle != from->castle)
-        key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle];
+    if (b->castle != castle)
+        key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
 
     /* Check, from the piece that landed and lines through vacated squares. */
-    int ksq = to->king[them];
-    int c1 = piece_attacks(to, landed, ksq) ? landed : -1;
-    int c2 = discovered(to, ksq, v1, us), c3 = discovered(to, ksq, v2, us);
-    to->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
-    to->checker = SQ_NONE;
-    if (to->in_check) {
+    int ksq = b->king[them];
+    int c1 = piece_attacks(b, landed, ksq) ? landed : -1;
+    int c2 = discovered(b, ksq, v1, us), c3 = discovered(b, ksq, v2, us);
+    b->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
+    b->checker = SQ_NONE;
+    if (b->in_check) {
         /* The same man may be found twice (a rook moving along the line it
          * uncovers, en passant uncovering one rank twice). */
         if (c2 == c1 || c2 == c3)
@@ -555,15 +573,15 @@ static void make_general(const board_t *from, move_t m, board_t *to)
             c3 = -1;
         int n = (c1 >= 0) + (c2 >= 0) + (c3 >= 0);
         if (n == 1)
-            to->checker = (uint8_t)(c1 >= 0 ? c1 : c2 >= 0 ? c2 : c3);
+            b->checker = (uint8_t)(c1 >= 0 ? c1 : c2 >= 0 ? c2 : c3);
     }
-    to->stm = (uint8_t)them;
+    b->stm = (uint8_t)them;
     if (us == BLACK)
-        to->fullmove++;
-    to->ep_legal = false;
-    if (to->ep != SQ_NONE)
-        key = settle_ep(to, key);
-    to->key = key;
+        b->fullmove++;
+    b->ep_legal = false;
+    if (b->ep != SQ_NONE)
+        key = settle_ep(b, key);
+    b->key = key;
 }
 
 void board_make_move(const board_t *from, move_t m, board_t *to)
@@ -573,15 +591,14 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     board_play(to, m, &u);
 }
 
-/* board_play() for castling, en passant, promotion and null moves, through
- * a copy: kept out of the plain path so that it needs no stack frame. */
+/* board_play() for castling, en passant, promotion and null moves: kept
+ * out of the plain path so that it needs no stack frame. */
 ARB_NOINLINE static void play_general(board_t *b, move_t m)
 {
-    board_t before = *b;
     if (m.flags & MOVE_NULL)
-        board_make_null(&before, b);
+        play_null(b);
     else
-        make_general(&before, m, b);
+        play_any(b, m);
 }
 
 /* The end of a plain move that was a double step: the en passant part of
@@ -714,16 +731,5 @@ void board_unplay(board_t *b, move_t m, const board_undo_t *u)
 void board_make_null(const board_t *from, board_t *to)
 {
     *to = *from;
-    uint64_t key = from->key ^ zobrist_black;
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    to->ep = SQ_NONE;
-    to->ep_legal = false;
-    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
-    to->stm = (uint8_t)!from->stm;
-    if (from->stm == BLACK)
-        to->fullmove++;
-    to->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
-    to->checker = SQ_NONE;
-    to->key = key;
+    play_null(to);
 }

@@ -28,7 +28,7 @@ static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lif
     }
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
-    uint64_t gone_bit = gone >= 0 ? 1ULL << SQ64(gone) : 0;
+    uint64_t gone_bit = gone >= 0 ? board_sq_bit[gone] : 0;
     for (uint64_t x = b->men[MEN_INDEX(PIECE(by, KNIGHT))] & ~gone_bit; x; x &= x - 1) {
         int p = SQ88(board_lsb(x));
         if (board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << KNIGHT))
@@ -76,6 +76,9 @@ static bool attacked_either(const board_t *b, int s1, int s2, int by)
     }
     for (uint64_t x = men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]; x; x &= x - 1) {
         int p = SQ88(board_lsb(x)), kind = 1 << PIECE_TYPE(s[p]);
+        /* Most sliders are on no line to either square: one test for both. */
+        if (!((board_ray_kinds[BOARD_DELTA(p, s1)] | board_ray_kinds[BOARD_DELTA(p, s2)]) & kind))
+            continue;
         for (int sq = s1;; sq = s2) {
             if (board_ray_kinds[BOARD_DELTA(p, sq)] & kind) {
                 int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
