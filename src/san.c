@@ -30,7 +30,7 @@ static bool text_is(const char *t, size_t n, const char *lit)
 
 /* san_parse() for every shape: suffixes of any kind, castling, null
  * moves, drops, disambiguation, promotion. */
-ARB_NOINLINE static int parse_full(const char *text, size_t len, san_syntax_t *out)
+int san_parse_full(const char *text, size_t len, san_syntax_t *out)
 {
     out->kind = SAN_MOVE;
     out->piece = EMPTY;
@@ -133,46 +133,9 @@ ARB_NOINLINE static int parse_full(const char *text, size_t len, san_syntax_t *o
     return 0;
 }
 
-/* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
-static const uint8_t letter_piece[256] = {
+const uint8_t san_letter_piece[256] = {
     ['N'] = KNIGHT, ['B'] = BISHOP, ['R'] = ROOK, ['Q'] = QUEEN, ['K'] = KING,
 };
-
-int san_parse(const char *text, size_t len, san_syntax_t *out)
-{
-    /* The shapes of nearly every move, answered without a call: e4, Nf3,
-     * exd5, Nxd5, each perhaps with a check or mate mark.  Everything else,
-     * or anything these do not fit, goes to the full reader, which gives
-     * the same answer for these shapes. */
-    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
-    if (n - 2 <= 2) {
-        unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
-        unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
-        if (file < 8 && rank < 8) {
-            san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
-            unsigned char c0 = (unsigned char)text[0];
-            if (n == 2) {
-                *out = s;
-                return 0;
-            }
-            s.piece = letter_piece[c0];
-            if (n == 3 && s.piece != EMPTY) {
-                *out = s;
-                return 0;
-            }
-            if (n == 4 && text[1] == 'x') {
-                if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
-                    s.from_file = (int8_t)(c0 - 'a');
-                if (s.piece != EMPTY || s.from_file >= 0) {
-                    s.capture = true;
-                    *out = s;
-                    return 0;
-                }
-            }
-        }
-    }
-    return parse_full(text, len, out);
-}
 
 /* [NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])? at t[i], with the
  * regex engine's backtracking order: each optional part is first taken,
