@@ -603,22 +603,22 @@ ARB_NOINLINE static void play_general(board_t *b, move_t m)
 
 /* The end of a plain move that was a double step: the en passant part of
  * the key, out of line. */
-ARB_NOINLINE static void play_ep(board_t *b, uint64_t key)
+ARB_NOINLINE static void play_ep(board_t *b)
 {
-    b->key = settle_ep(b, key);
+    b->key = settle_ep(b, b->key);
 }
 
 /* The castling rights that a plain move of us from f to t takes away: all
- * of its own when the king moves, and each whose rook stood on f or t.
- * Returns the change of the key; out of line, as most moves change none. */
-ARB_NOINLINE static uint64_t play_rights(board_t *b, int us, int f, int t, bool king)
+ * of its own when the king moves, and each whose rook stood on f or t;
+ * the key follows.  Out of line, as most moves change none. */
+ARB_NOINLINE static void play_rights(board_t *b, int us, int f, int t, bool king)
 {
     uint8_t castle = b->castle;
     if (king)
         drop_rights_of(b, us);
     drop_rights_on(b, f);
     drop_rights_on(b, t);
-    return zobrist_castle[castle] ^ zobrist_castle[b->castle];
+    b->key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
 }
 
 void board_play(board_t *b, move_t m, board_undo_t *u)
@@ -633,7 +633,7 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     /* One man moves from f to t, taking whatever stands there: the plain
      * case of board_make_move(), with every field read before it changes. */
     int us = b->stm, them = !us, f = m.from, t = m.to;
-    uint8_t pc = b->sq[f], victim = b->sq[t], castle = b->castle;
+    uint8_t pc = b->sq[f], victim = b->sq[t];
     u->victim = victim;
     uint64_t key = b->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
     if (b->ep_legal)
@@ -659,10 +659,6 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
         b->king[us] = (uint8_t)t;
     }
     b->halfmove = (uint16_t)halfmove;
-    /* A right's rook stands on castle_rook as long as the right lasts, so
-     * only a king move, a rook move or a rook's capture can end one. */
-    if (castle && (PIECE_TYPE(pc) == KING || PIECE_TYPE(pc) == ROOK || PIECE_TYPE(victim) == ROOK))
-        key ^= play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
     int ksq = b->king[them];
     int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
     if (c1 < 0 && c2 < 0) {
@@ -674,11 +670,14 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     }
     b->stm = (uint8_t)them;
     b->fullmove = (uint16_t)(b->fullmove + us); /* after Black's move */
-    if (b->ep != SQ_NONE) {
-        play_ep(b, key);
-        return;
-    }
     b->key = key;
+    /* The last steps, each a tail call (a double step changes no right):
+     * a right's rook stands on castle_rook as long as the right lasts, so
+     * only a king move, a rook move or a rook's capture can end one. */
+    if (b->castle && (PIECE_TYPE(pc) == KING || PIECE_TYPE(pc) == ROOK || PIECE_TYPE(victim) == ROOK))
+        play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
+    else if (b->ep != SQ_NONE)
+        play_ep(b);
 }
 
 /* Sets square sq to pc, keeping the square sets (not the counts or key). */
