@@ -659,15 +659,19 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
         b->king[us] = (uint8_t)t;
     }
     b->halfmove = (uint16_t)halfmove;
-    int ksq = b->king[them];
-    int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
-    if (c1 < 0 && c2 < 0) {
-        b->in_check = false;
-        b->checker = SQ_NONE;
-    } else {
-        b->in_check = true;
-        b->checker = (uint8_t)(c1 < 0 ? c2 : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
+    /* Check from the man on t, or uncovered through f (by another man: a
+     * slider found there on t is the man on t, which gives check itself). */
+    int ksq = b->king[them], checker = SQ_NONE;
+    bool check = piece_attacks(b, t, ksq);
+    if (check)
+        checker = t;
+    int c2 = discovered(b, ksq, f, us);
+    if (c2 >= 0 && c2 != t) {
+        checker = check ? SQ_NONE : c2;
+        check = true;
     }
+    b->in_check = check;
+    b->checker = (uint8_t)checker;
     b->stm = (uint8_t)them;
     b->fullmove = (uint16_t)(b->fullmove + us); /* after Black's move */
     b->key = key;
