@@ -42,6 +42,44 @@ const uint64_t board_sq_bit[128] = {
 #undef RANK_BITS
 #undef SQ_BIT
 
+/* board_reach_bits: a square's bit when on the board (wrapping shifts kept
+ * in range, so that no operand is negative), the squares sharing a
+ * diagonal (x - y, then x + y constant: the long diagonals shifted by whole
+ * ranks), and a knight's jumps. */
+#define BIT_AT(f, r) (((unsigned)(f) < 8u && (unsigned)(r) < 8u) ? 1ULL << ((((r) * 8 + (f)) & 63)) : 0)
+#define DIAG_BITS(f, r)                                                                                   \
+    (((f) >= (r) ? 0x8040201008040201ULL >> (8 * ((f) - (r)) & 63)                                     \
+                 : 0x8040201008040201ULL << (8 * ((r) - (f)) & 63)) |                                   \
+     ((f) + (r) >= 7 ? 0x0102040810204080ULL << (8 * ((f) + (r) - 7) & 63)                              \
+                     : 0x0102040810204080ULL >> (8 * (7 - (f) - (r)) & 63)))
+#define STRAIGHT_BITS(f, r) ((0x0101010101010101ULL << (f)) | (0xFFULL << 8 * (r)))
+#define KNIGHT_BITS(f, r)                                                                                 \
+    (BIT_AT((f) + 1, (r) + 2) | BIT_AT((f) + 2, (r) + 1) | BIT_AT((f) + 2, (r) - 1) | BIT_AT((f) + 1, (r) - 2) | \
+     BIT_AT((f) - 1, (r) - 2) | BIT_AT((f) - 2, (r) - 1) | BIT_AT((f) - 2, (r) + 1) | BIT_AT((f) - 1, (r) + 2))
+#define REACH_KNIGHT(f, r) KNIGHT_BITS(f, r)
+#define REACH_BISHOP(f, r) (DIAG_BITS(f, r) & ~BIT_AT(f, r))
+#define REACH_ROOK(f, r) (STRAIGHT_BITS(f, r) & ~BIT_AT(f, r))
+#define REACH_QUEEN(f, r) ((DIAG_BITS(f, r) | STRAIGHT_BITS(f, r)) & ~BIT_AT(f, r))
+#define REACH_RANK(kind, r)                                                                               \
+    [SQ(0, r)] = kind(0, r), [SQ(1, r)] = kind(1, r), [SQ(2, r)] = kind(2, r), [SQ(3, r)] = kind(3, r),   \
+    [SQ(4, r)] = kind(4, r), [SQ(5, r)] = kind(5, r), [SQ(6, r)] = kind(6, r), [SQ(7, r)] = kind(7, r)
+#define REACH(kind)                                                                                       \
+    { REACH_RANK(kind, 0), REACH_RANK(kind, 1), REACH_RANK(kind, 2), REACH_RANK(kind, 3),               \
+      REACH_RANK(kind, 4), REACH_RANK(kind, 5), REACH_RANK(kind, 6), REACH_RANK(kind, 7) }
+const uint64_t board_reach_bits[4][128] = {
+    REACH(REACH_KNIGHT), REACH(REACH_BISHOP), REACH(REACH_ROOK), REACH(REACH_QUEEN),
+};
+#undef REACH
+#undef REACH_RANK
+#undef REACH_QUEEN
+#undef REACH_ROOK
+#undef REACH_BISHOP
+#undef REACH_KNIGHT
+#undef KNIGHT_BITS
+#undef STRAIGHT_BITS
+#undef DIAG_BITS
+#undef BIT_AT
+
 const uint8_t board_men_index[16] = {
     [PIECE(WHITE, KNIGHT)] = 0, [PIECE(WHITE, BISHOP)] = 1, [PIECE(WHITE, ROOK)] = 2, [PIECE(WHITE, QUEEN)] = 3,
     [PIECE(BLACK, KNIGHT)] = 4, [PIECE(BLACK, BISHOP)] = 5, [PIECE(BLACK, ROOK)] = 6, [PIECE(BLACK, QUEEN)] = 7,

@@ -168,6 +168,11 @@ static inline int board_line_step(int a, int b)
  * instead of the arithmetic. */
 extern const uint64_t board_sq_bit[128];
 
+/* The squares (bits SQ64) from which a knight, bishop, rook or queen
+ * (row type - KNIGHT) reaches the 0x88 square sq on an empty board, by sq:
+ * a square set of men narrowed to those in line with sq in one AND. */
+extern const uint64_t board_reach_bits[4][128];
+
 /* Index 0..63 of the lowest set bit of x (x != 0), by de Bruijn multiplication. */
 extern const uint8_t board_lsb_table[64];
 static inline int board_lsb(uint64_t x)

@@ -29,18 +29,15 @@ static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lif
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
     uint64_t gone_bit = gone >= 0 ? board_sq_bit[gone] : 0;
-    for (uint64_t x = b->men[MEN_INDEX(PIECE(by, KNIGHT))] & ~gone_bit; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x));
-        if (board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << KNIGHT))
-            return true;
-    }
-    /* Sliders: the line to sq must suit the piece and be empty. */
     const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-    uint64_t sliders = (men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]) & ~gone_bit;
+    if (men[0] & ~gone_bit & board_reach_bits[0][sq])
+        return true;
+    /* Sliders on a line of their kind through sq: the line must be empty. */
+    uint64_t sliders = ((men[BISHOP - KNIGHT] & board_reach_bits[BISHOP - KNIGHT][sq]) |
+                        (men[ROOK - KNIGHT] & board_reach_bits[ROOK - KNIGHT][sq]) |
+                        (men[QUEEN - KNIGHT] & board_reach_bits[QUEEN - KNIGHT][sq])) & ~gone_bit;
     for (; sliders; sliders &= sliders - 1) {
         int p = SQ88(board_lsb(sliders));
-        if (!(board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << PIECE_TYPE(s[p]))))
-            continue;
         int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
         while (t != p && (s[t] == EMPTY || t == lifted))
             t += step;
@@ -69,16 +66,15 @@ static bool attacked_either(const board_t *b, int s1, int s2, int by)
     if ((board_ray_kinds[BOARD_DELTA(k, s1)] | board_ray_kinds[BOARD_DELTA(k, s2)]) & (1 << KING))
         return true;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-    for (uint64_t x = men[0]; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x));
-        if ((board_ray_kinds[BOARD_DELTA(p, s1)] | board_ray_kinds[BOARD_DELTA(p, s2)]) & (1 << KNIGHT))
-            return true;
-    }
-    for (uint64_t x = men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x)), kind = 1 << PIECE_TYPE(s[p]);
-        /* Most sliders are on no line to either square: one test for both. */
-        if (!((board_ray_kinds[BOARD_DELTA(p, s1)] | board_ray_kinds[BOARD_DELTA(p, s2)]) & kind))
-            continue;
+#define REACH_EITHER(type) (board_reach_bits[(type) - KNIGHT][s1] | board_reach_bits[(type) - KNIGHT][s2])
+    if (men[0] & REACH_EITHER(KNIGHT))
+        return true;
+    /* Only sliders on a line of their kind through either square. */
+    uint64_t sliders = (men[BISHOP - KNIGHT] & REACH_EITHER(BISHOP)) | (men[ROOK - KNIGHT] & REACH_EITHER(ROOK)) |
+                       (men[QUEEN - KNIGHT] & REACH_EITHER(QUEEN));
+#undef REACH_EITHER
+    for (; sliders; sliders &= sliders - 1) {
+        int p = SQ88(board_lsb(sliders)), kind = 1 << PIECE_TYPE(s[p]);
         for (int sq = s1;; sq = s2) {
             if (board_ray_kinds[BOARD_DELTA(p, sq)] & kind) {
                 int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;

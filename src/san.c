@@ -564,10 +564,9 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
          * line between clear and the written file or rank. */
-        for (uint64_t x = b->men[MEN_INDEX(PIECE(us, t))]; x; x &= x - 1) {
+        uint64_t x = b->men[MEN_INDEX(PIECE(us, t))] & board_reach_bits[t - KNIGHT][to];
+        for (; x; x &= x - 1) {
             int f = SQ88(board_lsb(x));
-            if (!(board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
-                continue;
             if (t != KNIGHT) {
                 int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
                 while (q != to && sq[q] == EMPTY)
