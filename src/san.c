@@ -590,10 +590,11 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     if (b->in_check)
         return take_man(b, s, m, out, why, cap);
     /* Out of check, the pin test of movegen_man_legal() inline: a man off
-     * every line through its king, or shielded from it, or with no enemy
-     * slider of the line's kind beyond it, is free to go. */
+     * every line through its king, or staying on its line, or shielded from
+     * the king, or with no enemy slider of the line's kind beyond it, is
+     * free to go. */
     int k = b->king[us], d = board_line_step(k, m.from);
-    if (d) {
+    if (d && board_line_step(k, to) != d) {
         int q = k + d;
         while (sq[q] == EMPTY)
             q += d; /* stops on m.from at the latest */
@@ -603,9 +604,8 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
             if (!SQ_OFFBOARD(q)) {
                 int kind = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP) ? BISHOP : ROOK;
                 uint8_t p = sq[q];
-                /* Pinned: it may only move along the pin line. */
-                if ((p == PIECE(!us, kind) || p == PIECE(!us, QUEEN)) && board_line_step(k, to) != d)
-                    return resolve_full(b, s, out, why, cap);
+                if (p == PIECE(!us, kind) || p == PIECE(!us, QUEEN))
+                    return resolve_full(b, s, out, why, cap); /* pinned, and leaving the pin line */
             }
         }
     }
