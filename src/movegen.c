@@ -383,8 +383,8 @@ bool movegen_has_legal(const board_t *b)
         return has_legal_in_check(b);
     /* Piece by piece, so that the first legal move ends the search: the
      * knights, bishops, rooks and queens first, found from their square
-     * sets (one of them nearly always has a move), then a board scan for
-     * the pawns and the king. */
+     * sets (one of them nearly always has a move), then the pawns and the
+     * king. */
     move_t moves[32];
     int us = b->stm;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
@@ -394,17 +394,11 @@ bool movegen_has_legal(const board_t *b)
             if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
-    for (int from = 0; from < 128; from++) {
-        if (SQ_OFFBOARD(from)) {
-            from += 7;
-            continue;
-        }
-        uint8_t pc = b->sq[from];
-        if (pc == EMPTY || PIECE_COLOR(pc) != us || HAS_MEN(pc))
-            continue;
-        int n = piece_moves(b, from, moves);
+    uint64_t rest = b->men[MEN_INDEX(PIECE(us, PAWN))] | board_sq_bit[b->king[us]];
+    for (; rest; rest &= rest - 1) {
+        int n = piece_moves(b, SQ88(board_lsb(rest)), moves);
         for (int i = 0; i < n; i++)
-            if (movegen_is_legal_known(b, moves[i], b->in_check))
+            if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
     int n = castle_moves(b, moves);
