@@ -715,8 +715,9 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     b->key = key;
     /* The last steps, each a tail call (a double step changes no right):
      * a right's rook stands on castle_rook as long as the right lasts, so
-     * only a king move, a rook move or a rook's capture can end one. */
-    if (b->castle && (PIECE_TYPE(pc) == KING || PIECE_TYPE(pc) == ROOK || PIECE_TYPE(victim) == ROOK))
+     * only a king move, a rook move or a rook's capture can end one (one
+     * test of both kinds; no king is ever taken). */
+    if (b->castle && ((1 << PIECE_TYPE(pc) | 1 << PIECE_TYPE(victim)) & (1 << KING | 1 << ROOK)))
         play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
     else if (b->ep != SQ_NONE)
         play_ep(b);
