@@ -42,6 +42,50 @@ const uint64_t board_sq_bit[128] = {
 #undef RANK_BITS
 #undef SQ_BIT
 
+/* board_reach_bits: a square's bit when on the board (wrapping shifts kept
+ * in range, so that no operand is negative), the squares sharing a
+ * diagonal (x - y, then x + y constant: the long diagonals shifted by whole
+ * ranks), and a knight's jumps. */
+#define BIT_AT(f, r) (((unsigned)(f) < 8u && (unsigned)(r) < 8u) ? 1ULL << ((((r) * 8 + (f)) & 63)) : 0)
+#define DIAG_BITS(f, r)                                                                                   \
+    (((f) >= (r) ? 0x8040201008040201ULL >> (8 * ((f) - (r)) & 63)                                     \
+                 : 0x8040201008040201ULL << (8 * ((r) - (f)) & 63)) |                                   \
+     ((f) + (r) >= 7 ? 0x0102040810204080ULL << (8 * ((f) + (r) - 7) & 63)                              \
+                     : 0x0102040810204080ULL >> (8 * (7 - (f) - (r)) & 63)))
+#define STRAIGHT_BITS(f, r) ((0x0101010101010101ULL << (f)) | (0xFFULL << 8 * (r)))
+#define KNIGHT_BITS(f, r)                                                                                 \
+    (BIT_AT((f) + 1, (r) + 2) | BIT_AT((f) + 2, (r) + 1) | BIT_AT((f) + 2, (r) - 1) | BIT_AT((f) + 1, (r) - 2) | \
+     BIT_AT((f) - 1, (r) - 2) | BIT_AT((f) - 2, (r) - 1) | BIT_AT((f) - 2, (r) + 1) | BIT_AT((f) - 1, (r) + 2))
+#define REACH_KNIGHT(f, r) KNIGHT_BITS(f, r)
+#define REACH_BISHOP(f, r) (DIAG_BITS(f, r) & ~BIT_AT(f, r))
+#define REACH_ROOK(f, r) (STRAIGHT_BITS(f, r) & ~BIT_AT(f, r))
+#define REACH_QUEEN(f, r) ((DIAG_BITS(f, r) | STRAIGHT_BITS(f, r)) & ~BIT_AT(f, r))
+#define REACH_RANK(kind, r)                                                                               \
+    [SQ(0, r)] = kind(0, r), [SQ(1, r)] = kind(1, r), [SQ(2, r)] = kind(2, r), [SQ(3, r)] = kind(3, r),   \
+    [SQ(4, r)] = kind(4, r), [SQ(5, r)] = kind(5, r), [SQ(6, r)] = kind(6, r), [SQ(7, r)] = kind(7, r)
+#define REACH(kind)                                                                                       \
+    { REACH_RANK(kind, 0), REACH_RANK(kind, 1), REACH_RANK(kind, 2), REACH_RANK(kind, 3),               \
+      REACH_RANK(kind, 4), REACH_RANK(kind, 5), REACH_RANK(kind, 6), REACH_RANK(kind, 7) }
+const uint64_t board_reach_bits[4][128] = {
+    REACH(REACH_KNIGHT), REACH(REACH_BISHOP), REACH(REACH_ROOK), REACH(REACH_QUEEN),
+};
+#undef REACH
+#undef REACH_RANK
+#undef REACH_QUEEN
+#undef REACH_ROOK
+#undef REACH_BISHOP
+#undef REACH_KNIGHT
+#undef KNIGHT_BITS
+#undef STRAIGHT_BITS
+#undef DIAG_BITS
+#undef BIT_AT
+
+const uint8_t board_men_index[16] = {
+    [PIECE(WHITE, KNIGHT)] = 0, [PIECE(WHITE, BISHOP)] = 1, [PIECE(WHITE, ROOK)] = 2, [PIECE(WHITE, QUEEN)] = 3,
+    [PIECE(BLACK, KNIGHT)] = 4, [PIECE(BLACK, BISHOP)] = 5, [PIECE(BLACK, ROOK)] = 6, [PIECE(BLACK, QUEEN)] = 7,
+    [PIECE(WHITE, PAWN)] = 8,   [PIECE(BLACK, PAWN)] = 9,   [PIECE(WHITE, KING)] = 10,  [PIECE(BLACK, KING)] = 11,
+};
+
 const uint8_t board_lsb_table[64] = {
     0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
     62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
@@ -224,8 +268,7 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
             if (file >= 8) { *why = "a rank of the FEN has more than 8 files"; return -1; }
             int sq = SQ(file, rank);
             b->sq[sq] = (uint8_t)pc;
-            if (HAS_MEN(pc))
-                b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
+            b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
             b->count[pc]++;
             if (PIECE_TYPE(pc) == KING) {
                 if (b->king[PIECE_COLOR(pc)] != SQ_NONE) { *why = "more than one king of a colour"; return -1; }
@@ -374,8 +417,7 @@ size_t board_to_fen(const board_t *b, char *out, size_t cap)
 static inline void put(board_t *b, int sq, uint8_t pc, uint64_t *key)
 {
     b->sq[sq] = pc;
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
     *key ^= zobrist_piece[pc][sq];
 }
 
@@ -383,8 +425,7 @@ static inline void lift(board_t *b, int sq, uint64_t *key)
 {
     uint8_t pc = b->sq[sq];
     *key ^= zobrist_piece[pc][sq];
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
     b->sq[sq] = EMPTY;
 }
 
@@ -465,85 +506,103 @@ static uint64_t settle_ep(board_t *to, uint64_t key)
     return key;
 }
 
-/* board_make_move() for any move: castling, en passant and promotion too. */
-static void make_general(const board_t *from, move_t m, board_t *to)
+/* board_make_null() in place. */
+static void play_null(board_t *b)
 {
-    *to = *from;
-    int us = from->stm, them = !us;
+    uint64_t key = b->key ^ zobrist_black;
+    if (b->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(b->ep)];
+    b->ep = SQ_NONE;
+    b->ep_legal = false;
+    b->halfmove = (uint16_t)(b->halfmove < UINT16_MAX ? b->halfmove + 1 : UINT16_MAX);
+    if (b->stm == BLACK)
+        b->fullmove++;
+    b->stm = (uint8_t)!b->stm;
+    b->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
+    b->checker = SQ_NONE;
+    b->key = key;
+}
+
+/* board_play() for any move but a null move: castling, en passant and
+ * promotion too, in place. */
+static void play_any(board_t *b, move_t m)
+{
+    int us = b->stm, them = !us;
+    uint8_t castle = b->castle;
     /* The other side moves; an en passant chance lapses. */
-    uint64_t key = from->key ^ zobrist_black;
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    to->ep = SQ_NONE;
-    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
+    uint64_t key = b->key ^ zobrist_black;
+    if (b->ep_legal)
+        key ^= zobrist_ep[SQ_FILE(b->ep)];
+    b->ep = SQ_NONE;
+    b->halfmove = (uint16_t)(b->halfmove < UINT16_MAX ? b->halfmove + 1 : UINT16_MAX);
     int landed, v1, v2 = -1; /* where a checking man may stand, squares left empty */
 
     if (m.flags & MOVE_CASTLE) {
         int kfrom = m.from, rfrom = m.to, rank = SQ_RANK(kfrom);
         bool queenside = SQ_FILE(rfrom) < SQ_FILE(kfrom);
         int kto = SQ(queenside ? 2 : 6, rank), rto = SQ(queenside ? 3 : 5, rank);
-        uint8_t king = from->sq[kfrom], rook = from->sq[rfrom];
-        lift(to, kfrom, &key);
-        lift(to, rfrom, &key);
-        put(to, kto, king, &key);
-        put(to, rto, rook, &key);
-        to->king[us] = (uint8_t)kto;
-        drop_rights_of(to, us);
+        uint8_t king = b->sq[kfrom], rook = b->sq[rfrom];
+        lift(b, kfrom, &key);
+        lift(b, rfrom, &key);
+        put(b, kto, king, &key);
+        put(b, rto, rook, &key);
+        b->king[us] = (uint8_t)kto;
+        drop_rights_of(b, us);
         landed = rto;
         v1 = kfrom;
         v2 = rfrom;
     } else {
-        uint8_t piece = from->sq[m.from];
+        uint8_t piece = b->sq[m.from];
         if (m.flags & MOVE_CAPTURE) {
             int cap = m.to;
             if (m.flags & MOVE_EP) {
                 cap = SQ(SQ_FILE(m.to), SQ_RANK(m.from));
                 v2 = cap;
             }
-            to->count[from->sq[cap]]--;
-            lift(to, cap, &key);
-            to->halfmove = 0;
+            b->count[b->sq[cap]]--;
+            lift(b, cap, &key);
+            b->halfmove = 0;
         }
-        lift(to, m.from, &key);
+        lift(b, m.from, &key);
         if (m.promo) {
             uint8_t np = PIECE(us, m.promo);
-            to->count[piece]--;
-            to->count[np]++;
-            put(to, m.to, np, &key);
+            b->count[piece]--;
+            b->count[np]++;
+            put(b, m.to, np, &key);
         } else {
-            put(to, m.to, piece, &key);
+            put(b, m.to, piece, &key);
         }
         switch (PIECE_TYPE(piece)) {
         case PAWN:
-            to->halfmove = 0;
+            b->halfmove = 0;
             if (m.flags & MOVE_DOUBLE)
-                to->ep = (uint8_t)((m.from + m.to) / 2);
+                b->ep = (uint8_t)((m.from + m.to) / 2);
             break;
         case KING:
-            to->king[us] = m.to;
-            drop_rights_of(to, us);
+            b->king[us] = m.to;
+            drop_rights_of(b, us);
             break;
         default:
             break;
         }
         /* Castling rooks stand on the first or last rank. */
-        if (to->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
-            drop_rights_on(to, m.from);
-            drop_rights_on(to, m.to);
+        if (b->castle && (!(m.from & 0x70) || (m.from & 0x70) == 0x70 || !(m.to & 0x70) || (m.to & 0x70) == 0x70)) {
+            drop_rights_on(b, m.from);
+            drop_rights_on(b, m.to);
         }
         landed = m.to;
         v1 = m.from;
     }
-    if (to->castle != from->castle)
-        key ^= zobrist_castle[from->castle] ^ zobrist_castle[to->castle];
+    if (b->castle != castle)
+        key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
 
     /* Check, from the piece that landed and lines through vacated squares. */
-    int ksq = to->king[them];
-    int c1 = piece_attacks(to, landed, ksq) ? landed : -1;
-    int c2 = discovered(to, ksq, v1, us), c3 = discovered(to, ksq, v2, us);
-    to->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
-    to->checker = SQ_NONE;
-    if (to->in_check) {
+    int ksq = b->king[them];
+    int c1 = piece_attacks(b, landed, ksq) ? landed : -1;
+    int c2 = discovered(b, ksq, v1, us), c3 = discovered(b, ksq, v2, us);
+    b->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
+    b->checker = SQ_NONE;
+    if (b->in_check) {
         /* The same man may be found twice (a rook moving along the line it
          * uncovers, en passant uncovering one rank twice). */
         if (c2 == c1 || c2 == c3)
@@ -552,15 +611,15 @@ static void make_general(const board_t *from, move_t m, board_t *to)
             c3 = -1;
         int n = (c1 >= 0) + (c2 >= 0) + (c3 >= 0);
         if (n == 1)
-            to->checker = (uint8_t)(c1 >= 0 ? c1 : c2 >= 0 ? c2 : c3);
+            b->checker = (uint8_t)(c1 >= 0 ? c1 : c2 >= 0 ? c2 : c3);
     }
-    to->stm = (uint8_t)them;
+    b->stm = (uint8_t)them;
     if (us == BLACK)
-        to->fullmove++;
-    to->ep_legal = false;
-    if (to->ep != SQ_NONE)
-        key = settle_ep(to, key);
-    to->key = key;
+        b->fullmove++;
+    b->ep_legal = false;
+    if (b->ep != SQ_NONE)
+        key = settle_ep(b, key);
+    b->key = key;
 }
 
 void board_make_move(const board_t *from, move_t m, board_t *to)
@@ -570,22 +629,34 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
     board_play(to, m, &u);
 }
 
-/* board_play() for castling, en passant, promotion and null moves, through
- * a copy: kept out of the plain path so that it needs no stack frame. */
+/* board_play() for castling, en passant, promotion and null moves: kept
+ * out of the plain path so that it needs no stack frame. */
 ARB_NOINLINE static void play_general(board_t *b, move_t m)
 {
-    board_t before = *b;
     if (m.flags & MOVE_NULL)
-        board_make_null(&before, b);
+        play_null(b);
     else
-        make_general(&before, m, b);
+        play_any(b, m);
 }
 
 /* The end of a plain move that was a double step: the en passant part of
  * the key, out of line. */
-ARB_NOINLINE static void play_ep(board_t *b, uint64_t key)
+ARB_NOINLINE static void play_ep(board_t *b)
 {
-    b->key = settle_ep(b, key);
+    b->key = settle_ep(b, b->key);
+}
+
+/* The castling rights that a plain move of us from f to t takes away: all
+ * of its own when the king moves, and each whose rook stood on f or t;
+ * the key follows.  Out of line, as most moves change none. */
+ARB_NOINLINE static void play_rights(board_t *b, int us, int f, int t, bool king)
+{
+    uint8_t castle = b->castle;
+    if (king)
+        drop_rights_of(b, us);
+    drop_rights_on(b, f);
+    drop_rights_on(b, t);
+    b->key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
 }
 
 void board_play(board_t *b, move_t m, board_undo_t *u)
@@ -600,7 +671,7 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     /* One man moves from f to t, taking whatever stands there: the plain
      * case of board_make_move(), with every field read before it changes. */
     int us = b->stm, them = !us, f = m.from, t = m.to;
-    uint8_t pc = b->sq[f], victim = b->sq[t], castle = b->castle;
+    uint8_t pc = b->sq[f], victim = b->sq[t];
     u->victim = victim;
     uint64_t key = b->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
     if (b->ep_legal)
@@ -608,14 +679,12 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
     b->sq[f] = EMPTY;
     b->sq[t] = pc;
     uint64_t tbit = board_sq_bit[t];
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
+    b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
     unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
     if (victim != EMPTY) {
         key ^= zobrist_piece[victim][t];
         b->count[victim]--;
-        if (HAS_MEN(victim))
-            b->men[MEN_INDEX(victim)] ^= tbit;
+        b->men[MEN_INDEX(victim)] ^= tbit;
         halfmove = 0;
     }
     b->ep = SQ_NONE;
@@ -626,43 +695,42 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
             b->ep = (uint8_t)((f + t) / 2);
     } else if (PIECE_TYPE(pc) == KING) {
         b->king[us] = (uint8_t)t;
-        drop_rights_of(b, us);
     }
     b->halfmove = (uint16_t)halfmove;
-    /* Castling rooks stand on the first or last rank. */
-    if (b->castle && (!(f & 0x70) || (f & 0x70) == 0x70 || !(t & 0x70) || (t & 0x70) == 0x70)) {
-        drop_rights_on(b, f);
-        drop_rights_on(b, t);
+    /* Check from the man on t, or uncovered through f (by another man: a
+     * slider found there on t is the man on t, which gives check itself). */
+    int ksq = b->king[them], checker = SQ_NONE;
+    bool check = piece_attacks(b, t, ksq);
+    if (check)
+        checker = t;
+    int c2 = discovered(b, ksq, f, us);
+    if (c2 >= 0 && c2 != t) {
+        checker = check ? SQ_NONE : c2;
+        check = true;
     }
-    if (b->castle != castle)
-        key ^= zobrist_castle[castle] ^ zobrist_castle[b->castle];
-    int ksq = b->king[them];
-    int c1 = piece_attacks(b, t, ksq) ? t : -1, c2 = discovered(b, ksq, f, us);
-    if (c1 < 0 && c2 < 0) {
-        b->in_check = false;
-        b->checker = SQ_NONE;
-    } else {
-        b->in_check = true;
-        b->checker = (uint8_t)(c1 < 0 ? c2 : (c2 < 0 || c2 == c1 ? c1 : SQ_NONE));
-    }
+    b->in_check = check;
+    b->checker = (uint8_t)checker;
     b->stm = (uint8_t)them;
-    if (us == BLACK)
-        b->fullmove++;
-    if (b->ep != SQ_NONE) {
-        play_ep(b, key);
-        return;
-    }
+    b->fullmove = (uint16_t)(b->fullmove + us); /* after Black's move */
     b->key = key;
+    /* The last steps, each a tail call (a double step changes no right):
+     * a right's rook stands on castle_rook as long as the right lasts, so
+     * only a king move, a rook move or a rook's capture can end one (one
+     * test of both kinds; no king is ever taken). */
+    if (b->castle && ((1 << PIECE_TYPE(pc) | 1 << PIECE_TYPE(victim)) & (1 << KING | 1 << ROOK)))
+        play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
+    else if (b->ep != SQ_NONE)
+        play_ep(b);
 }
 
 /* Sets square sq to pc, keeping the square sets (not the counts or key). */
 static void place(board_t *b, int sq, uint8_t pc)
 {
-    uint8_t old = b->sq[sq];
-    if (HAS_MEN(old))
-        b->men[MEN_INDEX(old)] ^= 1ULL << SQ64(sq);
-    if (HAS_MEN(pc))
-        b->men[MEN_INDEX(pc)] ^= 1ULL << SQ64(sq);
+    uint64_t bit = board_sq_bit[sq];
+    if (b->sq[sq] != EMPTY)
+        b->men[MEN_INDEX(b->sq[sq])] ^= bit;
+    if (pc != EMPTY)
+        b->men[MEN_INDEX(pc)] ^= bit;
     b->sq[sq] = pc;
 }
 
@@ -705,16 +773,5 @@ void board_unplay(board_t *b, move_t m, const board_undo_t *u)
 void board_make_null(const board_t *from, board_t *to)
 {
     *to = *from;
-    uint64_t key = from->key ^ zobrist_black;
-    if (from->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(from->ep)];
-    to->ep = SQ_NONE;
-    to->ep_legal = false;
-    to->halfmove = (uint16_t)(from->halfmove < UINT16_MAX ? from->halfmove + 1 : UINT16_MAX);
-    to->stm = (uint8_t)!from->stm;
-    if (from->stm == BLACK)
-        to->fullmove++;
-    to->in_check = false; /* a pass is allowed only out of check, and the other side was not in check */
-    to->checker = SQ_NONE;
-    to->key = key;
+    play_null(to);
 }

@@ -39,8 +39,12 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
 /* 0x88 square <-> 0..63 (a1 = 0, h8 = 63), for the bits of board_t.men. */
 #define SQ64(sq) (((sq) + ((sq) & 7)) >> 1)
 #define SQ88(i) ((i) + ((i) & ~7))
-/* board_t.men index of a knight, bishop, rook or queen code: 0..3 white, 4..7 black. */
-#define MEN_INDEX(pc) ((((pc) >> 1) & 4) | (((pc) & 7) - KNIGHT))
+/* board_t.men index of a man's piece code (not EMPTY): knight, bishop, rook
+ * and queen 0..3 white, 4..7 black; pawn 8 white, 9 black; king 10, 11.
+ * One load, so that moving a man needs no test of its kind. */
+#define MEN_INDEX(pc) (board_men_index[(pc)])
+extern const uint8_t board_men_index[16];
+/* The knights, bishops, rooks and queens: men[0..7]. */
 #define HAS_MEN(pc) ((unsigned)(((pc) & 7) - KNIGHT) < 4u)
 
 /* Castling rights, one bit each in board_t.castle. */
@@ -66,9 +70,9 @@ typedef struct move {
 
 typedef struct board {
     uint8_t sq[128];        /* piece code per 0x88 square */
-    uint64_t men[8];        /* squares of the knights, bishops, rooks and queens by
-                               MEN_INDEX(piece code), bit SQ64(sq); kept with sq[] so that
-                               the men of a kind are found without a board scan */
+    uint64_t men[12];       /* squares of each kind of man by MEN_INDEX(piece code), bit
+                               SQ64(sq); kept with sq[] so that the men of a kind are found
+                               without a board scan */
     uint64_t key;           /* Zobrist key (zobrist.h): kept equal to zobrist_compute() */
     uint8_t king[2];        /* king square per colour */
     /* From castle_rook to fullmove: the block board_play() saves whole (keep them together). */
@@ -163,6 +167,11 @@ static inline int board_line_step(int a, int b)
 /* Bit SQ64(sq) of board_t.men per 0x88 square sq, 0 off the board: one load
  * instead of the arithmetic. */
 extern const uint64_t board_sq_bit[128];
+
+/* The squares (bits SQ64) from which a knight, bishop, rook or queen
+ * (row type - KNIGHT) reaches the 0x88 square sq on an empty board, by sq:
+ * a square set of men narrowed to those in line with sq in one AND. */
+extern const uint64_t board_reach_bits[4][128];
 
 /* Index 0..63 of the lowest set bit of x (x != 0), by de Bruijn multiplication. */
 extern const uint8_t board_lsb_table[64];

@@ -28,19 +28,16 @@ static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lif
     }
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
-    uint64_t gone_bit = gone >= 0 ? 1ULL << SQ64(gone) : 0;
-    for (uint64_t x = b->men[MEN_INDEX(PIECE(by, KNIGHT))] & ~gone_bit; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x));
-        if (board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << KNIGHT))
-            return true;
-    }
-    /* Sliders: the line to sq must suit the piece and be empty. */
+    uint64_t gone_bit = gone >= 0 ? board_sq_bit[gone] : 0;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-    uint64_t sliders = (men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]) & ~gone_bit;
+    if (men[0] & ~gone_bit & board_reach_bits[0][sq])
+        return true;
+    /* Sliders on a line of their kind through sq: the line must be empty. */
+    uint64_t sliders = ((men[BISHOP - KNIGHT] & board_reach_bits[BISHOP - KNIGHT][sq]) |
+                        (men[ROOK - KNIGHT] & board_reach_bits[ROOK - KNIGHT][sq]) |
+                        (men[QUEEN - KNIGHT] & board_reach_bits[QUEEN - KNIGHT][sq])) & ~gone_bit;
     for (; sliders; sliders &= sliders - 1) {
         int p = SQ88(board_lsb(sliders));
-        if (!(board_ray_kinds[BOARD_DELTA(p, sq)] & (1 << PIECE_TYPE(s[p]))))
-            continue;
         int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
         while (t != p && (s[t] == EMPTY || t == lifted))
             t += step;
@@ -69,13 +66,15 @@ static bool attacked_either(const board_t *b, int s1, int s2, int by)
     if ((board_ray_kinds[BOARD_DELTA(k, s1)] | board_ray_kinds[BOARD_DELTA(k, s2)]) & (1 << KING))
         return true;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-    for (uint64_t x = men[0]; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x));
-        if ((board_ray_kinds[BOARD_DELTA(p, s1)] | board_ray_kinds[BOARD_DELTA(p, s2)]) & (1 << KNIGHT))
-            return true;
-    }
-    for (uint64_t x = men[BISHOP - KNIGHT] | men[ROOK - KNIGHT] | men[QUEEN - KNIGHT]; x; x &= x - 1) {
-        int p = SQ88(board_lsb(x)), kind = 1 << PIECE_TYPE(s[p]);
+#define REACH_EITHER(type) (board_reach_bits[(type) - KNIGHT][s1] | board_reach_bits[(type) - KNIGHT][s2])
+    if (men[0] & REACH_EITHER(KNIGHT))
+        return true;
+    /* Only sliders on a line of their kind through either square. */
+    uint64_t sliders = (men[BISHOP - KNIGHT] & REACH_EITHER(BISHOP)) | (men[ROOK - KNIGHT] & REACH_EITHER(ROOK)) |
+                       (men[QUEEN - KNIGHT] & REACH_EITHER(QUEEN));
+#undef REACH_EITHER
+    for (; sliders; sliders &= sliders - 1) {
+        int p = SQ88(board_lsb(sliders)), kind = 1 << PIECE_TYPE(s[p]);
         for (int sq = s1;; sq = s2) {
             if (board_ray_kinds[BOARD_DELTA(p, sq)] & kind) {
                 int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
@@ -384,8 +383,8 @@ bool movegen_has_legal(const board_t *b)
         return has_legal_in_check(b);
     /* Piece by piece, so that the first legal move ends the search: the
      * knights, bishops, rooks and queens first, found from their square
-     * sets (one of them nearly always has a move), then a board scan for
-     * the pawns and the king. */
+     * sets (one of them nearly always has a move), then the pawns and the
+     * king. */
     move_t moves[32];
     int us = b->stm;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
@@ -395,17 +394,11 @@ bool movegen_has_legal(const board_t *b)
             if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
-    for (int from = 0; from < 128; from++) {
-        if (SQ_OFFBOARD(from)) {
-            from += 7;
-            continue;
-        }
-        uint8_t pc = b->sq[from];
-        if (pc == EMPTY || PIECE_COLOR(pc) != us || HAS_MEN(pc))
-            continue;
-        int n = piece_moves(b, from, moves);
+    uint64_t rest = b->men[MEN_INDEX(PIECE(us, PAWN))] | board_sq_bit[b->king[us]];
+    for (; rest; rest &= rest - 1) {
+        int n = piece_moves(b, SQ88(board_lsb(rest)), moves);
         for (int i = 0; i < n; i++)
-            if (movegen_is_legal_known(b, moves[i], b->in_check))
+            if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
     int n = castle_moves(b, moves);

@@ -30,7 +30,7 @@ static bool text_is(const char *t, size_t n, const char *lit)
 
 /* san_parse() for every shape: suffixes of any kind, castling, null
  * moves, drops, disambiguation, promotion. */
-ARB_NOINLINE static int parse_full(const char *text, size_t len, san_syntax_t *out)
+int san_parse_full(const char *text, size_t len, san_syntax_t *out)
 {
     out->kind = SAN_MOVE;
     out->piece = EMPTY;
@@ -133,46 +133,9 @@ ARB_NOINLINE static int parse_full(const char *text, size_t len, san_syntax_t *o
     return 0;
 }
 
-/* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
-static const uint8_t letter_piece[256] = {
+const uint8_t san_letter_piece[256] = {
     ['N'] = KNIGHT, ['B'] = BISHOP, ['R'] = ROOK, ['Q'] = QUEEN, ['K'] = KING,
 };
-
-int san_parse(const char *text, size_t len, san_syntax_t *out)
-{
-    /* The shapes of nearly every move, answered without a call: e4, Nf3,
-     * exd5, Nxd5, each perhaps with a check or mate mark.  Everything else,
-     * or anything these do not fit, goes to the full reader, which gives
-     * the same answer for these shapes. */
-    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
-    if (n - 2 <= 2) {
-        unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
-        unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
-        if (file < 8 && rank < 8) {
-            san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
-            unsigned char c0 = (unsigned char)text[0];
-            if (n == 2) {
-                *out = s;
-                return 0;
-            }
-            s.piece = letter_piece[c0];
-            if (n == 3 && s.piece != EMPTY) {
-                *out = s;
-                return 0;
-            }
-            if (n == 4 && text[1] == 'x') {
-                if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
-                    s.from_file = (int8_t)(c0 - 'a');
-                if (s.piece != EMPTY || s.from_file >= 0) {
-                    s.capture = true;
-                    *out = s;
-                    return 0;
-                }
-            }
-        }
-    }
-    return parse_full(text, len, out);
-}
 
 /* [NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])? at t[i], with the
  * regex engine's backtracking order: each optional part is first taken,
@@ -601,10 +564,9 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
          * line between clear and the written file or rank. */
-        for (uint64_t x = b->men[MEN_INDEX(PIECE(us, t))]; x; x &= x - 1) {
+        uint64_t x = b->men[MEN_INDEX(PIECE(us, t))] & board_reach_bits[t - KNIGHT][to];
+        for (; x; x &= x - 1) {
             int f = SQ88(board_lsb(x));
-            if (!(board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
-                continue;
             if (t != KNIGHT) {
                 int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
                 while (q != to && sq[q] == EMPTY)
@@ -628,10 +590,11 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     if (b->in_check)
         return take_man(b, s, m, out, why, cap);
     /* Out of check, the pin test of movegen_man_legal() inline: a man off
-     * every line through its king, or shielded from it, or with no enemy
-     * slider of the line's kind beyond it, is free to go. */
+     * every line through its king, or staying on its line, or shielded from
+     * the king, or with no enemy slider of the line's kind beyond it, is
+     * free to go. */
     int k = b->king[us], d = board_line_step(k, m.from);
-    if (d) {
+    if (d && board_line_step(k, to) != d) {
         int q = k + d;
         while (sq[q] == EMPTY)
             q += d; /* stops on m.from at the latest */
@@ -641,9 +604,8 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
             if (!SQ_OFFBOARD(q)) {
                 int kind = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP) ? BISHOP : ROOK;
                 uint8_t p = sq[q];
-                /* Pinned: it may only move along the pin line. */
-                if ((p == PIECE(!us, kind) || p == PIECE(!us, QUEEN)) && board_line_step(k, to) != d)
-                    return resolve_full(b, s, out, why, cap);
+                if (p == PIECE(!us, kind) || p == PIECE(!us, QUEEN))
+                    return resolve_full(b, s, out, why, cap); /* pinned, and leaving the pin line */
             }
         }
     }

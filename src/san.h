@@ -27,11 +27,51 @@ typedef struct san_syntax {
     bool capture;        /* an x was written (not checked against the board) */
 } san_syntax_t;
 
+/* san_parse() for every shape; the inline part below answers the usual ones. */
+int san_parse_full(const char *text, size_t len, san_syntax_t *out);
+
+/* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
+extern const uint8_t san_letter_piece[256];
+
 /* Reads len bytes of move text: SAN with any of the suffixes + # ! ? !! ??
  * !? ?!, "e.p.", = optional before the promotion piece, superfluous
  * disambiguation, long algebraic (Ng1-f3, Ng1f3) and UCI (e2e4, e7e8q).
  * Returns 0, or -1 if the text is not a move. */
-int san_parse(const char *text, size_t len, san_syntax_t *out);
+static inline int san_parse(const char *text, size_t len, san_syntax_t *out)
+{
+    /* The shapes of nearly every move, answered inline, without a call in
+     * the reader's loop: e4, Nf3, exd5, Nxd5, each perhaps with a check or
+     * mate mark.  Everything else, or anything these do not fit, goes to
+     * the full reader, which gives the same answer for these shapes. */
+    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    if (n - 2 <= 2) {
+        unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
+        unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
+        if (file < 8 && rank < 8) {
+            san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
+            unsigned char c0 = (unsigned char)text[0];
+            if (n == 2) {
+                *out = s;
+                return 0;
+            }
+            s.piece = san_letter_piece[c0];
+            if (n == 3 && s.piece != EMPTY) {
+                *out = s;
+                return 0;
+            }
+            if (n == 4 && text[1] == 'x') {
+                if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
+                    s.from_file = (int8_t)(c0 - 'a');
+                if (s.piece != EMPTY || s.from_file >= 0) {
+                    s.capture = true;
+                    *out = s;
+                    return 0;
+                }
+            }
+        }
+    }
+    return san_parse_full(text, len, out);
+}
 
 /* Where python-chess's movetext scanner, which skips what it cannot read,
  * would find the next move or result in text[*pos..len): "Sf3" holds the

@@ -667,11 +667,11 @@ START_TEST(test_counts_random_games)
             ck_assert_int_eq(b.sq[b.king[WHITE]], PIECE(WHITE, KING));
             ck_assert_int_eq(b.sq[b.king[BLACK]], PIECE(BLACK, KING));
             /* The square sets and the checker follow the board too. */
-            uint64_t men[8] = {0};
+            uint64_t men[12] = {0};
             for (int sq = 0; sq < 128; sq++)
-                if (!SQ_OFFBOARD(sq) && HAS_MEN(b.sq[sq]))
+                if (!SQ_OFFBOARD(sq) && b.sq[sq] != EMPTY)
                     men[MEN_INDEX(b.sq[sq])] |= 1ULL << SQ64(sq);
-            for (int i = 0; i < 8; i++) {
+            for (int i = 0; i < 12; i++) {
                 char fen[128];
                 ck_assert_msg(men[i] == b.men[i], "men[%d] is stale: %s", i, tu_fen_out(&b, fen));
             }
@@ -850,6 +850,35 @@ START_TEST(test_square_bits_and_undo_bytes)
 }
 END_TEST
 
+/* The reach sets agree with the ray table square by square, and the men
+ * index table keeps knights to queens of a colour together (rules.c and
+ * movegen.c count on men[MEN_INDEX(knight) + 1..3]). */
+START_TEST(test_reach_bits_and_men_index)
+{
+    for (int t = KNIGHT; t <= QUEEN; t++) {
+        for (int to = 0; to < 128; to++) {
+            uint64_t want = 0;
+            for (int f = 0; f < 128 && !SQ_OFFBOARD(to); f++)
+                if (!SQ_OFFBOARD(f) && f != to && (board_ray_kinds[BOARD_DELTA(f, to)] & (1 << t)))
+                    want |= 1ULL << SQ64(f);
+            ck_assert_msg(board_reach_bits[t - KNIGHT][to] == want, "board_reach_bits[%d][0x%02x] is %llx, want %llx",
+                          t - KNIGHT, to, (unsigned long long)board_reach_bits[t - KNIGHT][to],
+                          (unsigned long long)want);
+        }
+    }
+    bool used[12] = { false };
+    for (int c = WHITE; c <= BLACK; c++) {
+        for (int t = PAWN; t <= KING; t++) {
+            int i = MEN_INDEX(PIECE(c, t));
+            ck_assert_msg(i >= 0 && i < 12 && !used[i], "MEN_INDEX of colour %d type %d: %d", c, t, i);
+            used[i] = true;
+            if (t >= KNIGHT && t <= QUEEN)
+                ck_assert_int_eq(i, MEN_INDEX(PIECE(c, KNIGHT)) + t - KNIGHT);
+        }
+    }
+}
+END_TEST
+
 static Suite *board_suite(void)
 {
     Suite *s = suite_create("board");
@@ -884,6 +913,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_counts_random_games, 60);
     TU_CASE(s, test_null_move, 10);
     TU_CASE(s, test_square_bits_and_undo_bytes, 10);
+    TU_CASE(s, test_reach_bits_and_men_index, 10);
     TU_CASE(s, test_in_check, 10);
     TU_CASE(s, test_checker, 10);
     TU_CASE(s, test_play_unplay, 60);
