@@ -356,10 +356,10 @@ static bool variant_is(const char *v, const char *const *names)
 /* The reader's dead-position analysis: a small table (64 KiB), enough for
  * the positions a replay asks about.  The budget only serves proofs (a
  * helpmate found changes nothing for Article 6.9): of the unfair timeouts
- * that pass winner_cannot_mate()'s filter, 1,000 nodes prove as many as
+ * that pass winner_cannot_mate()'s filter, 300 nodes prove as many as
  * 3,000 (the proofs come from the position and the semi-static passes),
  * while a winnable position may take all of them. */
-#define DEAD_BUDGET 1000
+#define DEAD_BUDGET 300
 
 static dead_search_t *dead_analysis(arb_reader *r)
 {
@@ -369,27 +369,30 @@ static dead_search_t *dead_analysis(arb_reader *r)
 }
 
 /* Article 6.9 for a game lost on time: can the winner not mate by any
- * series of legal moves?  Only a winner with little material (no queen or
- * rook, two minor pieces at most) and no pawn free to advance is analysed:
- * that is where unfair timeouts are found, while elsewhere a helpmate
- * almost always exists and the search costs milliseconds.  Skipping the
- * analysis can only leave the loss standing, never call a winnable position
- * dead.  The cheap proofs first, then the full search. */
+ * series of legal moves?  The cheap proofs first, for any material: they
+ * settle the forced lines (a queen or two whose every move stalemates, a
+ * king that must take the last enemy man).  The full search only for a
+ * winner with little material (no queen or rook, two minor pieces at most)
+ * and no pawn free to advance: there the unfair timeouts that the cheap
+ * proofs leave are found, while elsewhere a helpmate almost always exists
+ * and the search costs milliseconds.  Skipping the analysis can only leave
+ * the loss standing, never call a winnable position dead. */
 static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
 {
+    enum dead_answer a = dead_probe(d, b, winner);
+    if (a != DEAD_UNDETERMINED)
+        return a == DEAD_UNWINNABLE;
     const uint8_t *c = b->count;
     if (c[PIECE(winner, QUEEN)] || c[PIECE(winner, ROOK)] ||
         c[PIECE(winner, KNIGHT)] + c[PIECE(winner, BISHOP)] > 2)
         return false;
-    /* A pawn with its way open promotes, with the loser's help. */
+    /* A pawn with its way open promotes, with the loser's help; one that a
+     * man stands in front of (a pawn, a king walled in) is the search's. */
     int up = winner == WHITE ? 16 : -16;
     for (int sq = 0; sq < 128; sq++) {
-        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(winner, PAWN) && b->sq[sq + up] != PIECE(!winner, PAWN))
+        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(winner, PAWN) && b->sq[sq + up] == EMPTY)
             return false;
     }
-    enum dead_answer a = dead_probe(d, b, winner);
-    if (a != DEAD_UNDETERMINED)
-        return a == DEAD_UNWINNABLE;
     return dead_can_win(d, b, winner, NULL, 0, NULL) == DEAD_UNWINNABLE;
 }
 
