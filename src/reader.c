@@ -388,11 +388,11 @@ static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
         return false;
     /* A pawn with its way open promotes, with the loser's help; one that a
      * man stands in front of (a pawn, a king walled in) is the search's. */
-    int up = winner == WHITE ? 16 : -16;
-    for (int sq = 0; sq < 128; sq++) {
-        if (!SQ_OFFBOARD(sq) && b->sq[sq] == PIECE(winner, PAWN) && b->sq[sq + up] == EMPTY)
-            return false;
-    }
+    uint64_t pawns = b->men[MEN_INDEX(PIECE(winner, PAWN))], occupied = 0;
+    for (size_t i = 0; i < sizeof b->men / sizeof b->men[0]; i++)
+        occupied |= b->men[i];
+    if ((winner == WHITE ? pawns << 8 : pawns >> 8) & ~occupied)
+        return false;
     return dead_can_win(d, b, winner, NULL, 0, NULL) == DEAD_UNWINNABLE;
 }
 

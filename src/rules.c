@@ -24,16 +24,9 @@ const char *rules_fact_name(enum rules_fact f)
 /* Bishops of both colours: bit 0 set if one stands on a dark square, bit 1 if on a light one. */
 static int bishop_square_colours(const board_t *b)
 {
-    int seen = 0;
-    for (int sq = 0; sq < 128; sq++) {
-        if (SQ_OFFBOARD(sq)) {
-            sq += 7;
-            continue;
-        }
-        if (PIECE_TYPE(b->sq[sq]) == BISHOP)
-            seen |= 1 << SQ_LIGHT(sq);
-    }
-    return seen;
+    const uint64_t light = 0x55aa55aa55aa55aaull; /* b1, d1, ..., a2, c2, ...: file + rank odd */
+    uint64_t bishops = b->men[MEN_INDEX(PIECE(WHITE, BISHOP))] | b->men[MEN_INDEX(PIECE(BLACK, BISHOP))];
+    return (bishops & ~light ? 1 : 0) | (bishops & light ? 2 : 0);
 }
 
 bool rules_side_insufficient(const board_t *b, int color)
@@ -238,19 +231,9 @@ static void note(rules_t *r, enum rules_fact f, bool has_move)
  * 5.2.2.  (Other dead positions are found where the game ends.) */
 static bool dead_candidate(const board_t *b)
 {
-    int wp = b->count[PIECE(WHITE, PAWN)], bp = b->count[PIECE(BLACK, PAWN)];
-    if (wp == 0 || wp != bp)
-        return false;
-    /* White pawns stand on the second to seventh ranks. */
-    for (int sq = SQ(0, 1); sq < SQ(0, 7); sq++) {
-        if (SQ_OFFBOARD(sq)) {
-            sq += 7;
-            continue;
-        }
-        if (b->sq[sq] == PIECE(WHITE, PAWN) && b->sq[sq + 16] != PIECE(BLACK, PAWN))
-            return false;
-    }
-    return true;
+    uint64_t white = b->men[MEN_INDEX(PIECE(WHITE, PAWN))], black = b->men[MEN_INDEX(PIECE(BLACK, PAWN))];
+    /* As many pawns each, and a black one on the square ahead of each white one. */
+    return white && b->count[PIECE(WHITE, PAWN)] == b->count[PIECE(BLACK, PAWN)] && !((white << 8) & ~black);
 }
 
 /* Can a change of material or pawns at b bring a verdict of its own?  While
