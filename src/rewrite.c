@@ -97,13 +97,22 @@ const char *rewrite_target(const arb_game *g)
 }
 
 /* The line end the game uses: that of its first line; for a game on one
- * line, the last one written before it, else the first one after it. */
+ * line, the one before it (which -j gives a piece's rewriter when it cuts
+ * there: rewrite_set_origin()), else the first one after it. */
 static const char *line_end(const rewriter_t *w, const arb_game *g)
 {
     uint64_t from = g->where.offset, to = g->where.end;
     for (uint64_t o = from; o < to && o - w->base < w->len; o++) {
         if (w->data[o - w->base] == '\n')
             return o > w->base && w->data[o - w->base - 1] == '\r' ? "\r\n" : "\n";
+    }
+    /* Back over the bytes before the game not written yet, then the last
+     * line end written. */
+    for (uint64_t o = from; o > w->base && o - w->base <= w->len; o--) {
+        if (w->data[o - 1 - w->base] == '\n') {
+            char before = o - 1 > w->base ? w->data[o - 2 - w->base] : w->last;
+            return before == '\r' ? "\r\n" : "\n";
+        }
     }
     if (w->eol)
         return w->eol;
