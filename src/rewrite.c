@@ -246,6 +246,13 @@ static bool word_break(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0' || strchr("{}()[];\"$%", c);
 }
 
+/* Whether c ends a token of movetext: a word break, or a '*', which the
+ * tokenizer always reads as a token of its own. */
+static bool token_break(char c)
+{
+    return c == '*' || word_break(c);
+}
+
 /* The pieces python-chess's scanner reads in text, up to and including
  * the first result, as (kind, start, length) triples; returns the count. */
 static int scan_pieces(const char *text, size_t len, size_t piece[][3], int cap)
@@ -275,14 +282,17 @@ static bool swap_reads_same(const rewriter_t *w, const arb_game *g, uint64_t fro
     uint64_t m0 = g->marker_span.offset, m1 = g->marker_span.end;
     if (m1 - m0 > 8)
         return false;
+    /* The word around the marker: up to a break or a '*', which is a
+     * token of its own however it is glued ("0-11-0*" is the word "0-11-0"
+     * and the marker "*"), so that what follows it changes nothing. */
     uint64_t a = m0;
-    while (a > from && m0 - a < CONTEXT && !word_break(byte_at(w, a - 1, ' ')))
+    while (a > from && m0 - a < CONTEXT && !token_break(byte_at(w, a - 1, ' ')))
         a--;
-    bool whole = a == from || word_break(byte_at(w, a - 1, ' '));
+    bool whole = a == from || token_break(byte_at(w, a - 1, ' '));
     uint64_t b = m1;
-    while (b - m1 < CONTEXT && !word_break(byte_at(w, b, ' ')))
+    while (b - m1 < CONTEXT && !token_break(byte_at(w, b, ' ')))
         b++;
-    whole = whole && word_break(byte_at(w, b, ' '));
+    whole = whole && token_break(byte_at(w, b, ' '));
     size_t left = (size_t)(m0 - a), tl = strlen(target);
     size_t on = 0, nn = 0;
     for (uint64_t o = a; o < m0; o++)
