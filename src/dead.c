@@ -1753,17 +1753,31 @@ static bb_t all_attacks(const tables_t *T, const dpos_t *p, int c)
 }
 
 /* The mate itself, about in plies: the loser king's squares around it that
- * the winner does not cover (its own pieces may hem it in), a check, and
- * how far the winner's pieces (not pawns) stand from it. */
+ * the winner does not cover (its own pieces may hem it in), a check, how
+ * far the winner's pieces stand from it (a slider that reaches its squares
+ * stands near), how far the loser's pieces stand from it (they are the
+ * blockers of a helpmate), and, when the winner mates with bishops of one
+ * colour only, whether the king stands on that colour. */
 static int bf_mate_estimate(const tables_t *T, const dpos_t *p, int w)
 {
-    const int lk = p->ksq[!w];
-    const bb_t att = all_attacks(T, p, w);
-    int h = 4 * popcnt(T->king[lk] & ~p->pc[!w][0] & ~att) + ((att & BIT(lk)) ? 0 : 2);
+    const int l = !w, lk = p->ksq[l];
+    const bb_t att = all_attacks(T, p, w), zone = T->king[lk] | BIT(lk);
+    int h = 4 * popcnt(T->king[lk] & ~p->pc[l][0] & ~att) + ((att & BIT(lk)) ? 0 : 2);
     for (bb_t x = p->pc[w][0] & ~p->pc[w][PAWN]; x;) {
-        int sq = pop_lsb(&x);
-        h += PIECE_TYPE(p->sq[sq]) == KNIGHT ? T->knight_dist[sq][lk] : king_dist(sq, lk);
+        int sq = pop_lsb(&x), t = PIECE_TYPE(p->sq[sq]);
+        if (t == KNIGHT)
+            h += T->knight_dist[sq][lk];
+        else if (t == KING)
+            h += king_dist(sq, lk);
+        else if (!(piece_att(T, t, w, sq, p->occ) & zone))
+            h += t == BISHOP ? 2 : 1;
     }
+    for (bb_t x = p->pc[l][0] & ~p->pc[l][PAWN] & ~p->pc[l][KING]; x;)
+        h += 2 * (king_dist(pop_lsb(&x), lk) - 1);
+    const bb_t wb = p->pc[w][BISHOP], pieces = p->pc[w][0] & ~p->pc[w][PAWN] & ~p->pc[w][KING];
+    const bb_t colour = (wb & DARK_BB) ? DARK_BB : LIGHT_BB;
+    if (wb && pieces == wb && !(wb & ~colour) && !(BIT(lk) & colour))
+        h += 3;
     return h;
 }
 

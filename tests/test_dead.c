@@ -288,6 +288,24 @@ START_TEST(best_first_pawn_plans)
 }
 END_TEST
 
+/* Behind a locked chain neither king crosses (rank 4's light squares are
+ * attacked by the black pawns, rank 5's dark ones by the white pawns).
+ * Black mates with the light bishops all the same, the white king hemmed in
+ * by its own dark bishops: ... 14.Kh3 Ke6 15.Bfg3 Bf1# with a white bishop
+ * on h2, some thirty plies; the best-first search (stage 8) gets there by
+ * counting the king's free squares and how far its own pieces stand.  White
+ * never mates: the dark squares of rank 4 hold its pawns, which never move
+ * (the black pawns block them, and nothing can stand on the dark squares
+ * they attack: the black bishops are light, the black king never enters),
+ * so its dark bishops and its king stay below the chain and never attack a
+ * square the black king can stand on.  Unwinnable for white. */
+START_TEST(best_first_bishop_mates)
+{
+    EXPECT_STAGE("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", BLACK, W, 8);
+    EXPECT("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", WHITE, U);
+}
+END_TEST
+
 /* ---- positions already decided ------------------------------------------ */
 
 /* Fool's mate: mate on the board is a win for the side that mated (empty
@@ -502,6 +520,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, confined_winner_king_stalemates, 30);
     TU_CASE(s, confined_king_traps, 30);
     TU_CASE(s, best_first_pawn_plans, 60);
+    TU_CASE(s, best_first_bishop_mates, 60);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);
