@@ -26,10 +26,16 @@
  *      those the semi-static pass proves, within the rest (with locked
  *      pawns, where few positions are reachable, the exhaustion goes first
  *      with a fifth of the budget, then the deepening towards the corner on
- *      the loser's side and then towards the one on the winner's side).
- * The searches of stages 2, 3 and 5 prove unwinnability too when they end
- * without cutting anything off: they have then seen every position that
- * can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
+ *      the loser's side, the best-first search, and the deepening towards
+ *      the corner on the winner's side);
+ *   8. a best-first search, ordered by an estimate of the plies to a mate
+ *      (in pawn endings by the steps of a plan: the loser's king takes a
+ *      pawn, the loser promotes, a winner's pawn takes the new piece to
+ *      change files and promotes), with what the exhaustion left: the
+ *      helpmates of 40 plies and more that the depth limits miss.
+ * The searches of stages 2, 3, 5 and 8 prove unwinnability too when they
+ * end without cutting anything off: they have then seen every position
+ * that can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
  *
  * Everything runs on a private bitboard copy of the position: the engine's
  * mailbox generator is exact but too slow for searches of many thousand
@@ -604,7 +610,9 @@ enum dead_answer dead_quick(const board_t *b, int color)
 #define PAWN_ID_SHARE 20        /* pawn endings: the deepening in pawn mode first, to 20 per cent */
 #define ID_SHARE 50             /* per cent of the budget: deepening, then exhaustion */
 #define BLOCKED_BFS_SHARE 20    /* locked pawns: exhaustion up to 20 per cent, */
-#define BLOCKED_ID_SHARE 65     /* deepening to 65, deepening to the other corner */
+#define BLOCKED_ID_SHARE 50     /* deepening to 50, */
+#define BLOCKED_BF_SHARE 80     /* best-first to 80, deepening to the other corner */
+#define BF_MIN_NODES 20000UL    /* no best-first search with fewer nodes left (the replay's) */
 #define ID_TT_START (4 * ITER_NODES) /* table entries the deepening starts with ... */
 #define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
 #define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
@@ -1705,6 +1713,266 @@ static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
     return a;
 }
 
+/* Pawns and kings, and no rook or queen for the winner: the mate needs a
+ * promotion, and the pawns' play decides. */
+static bool pawn_race(const dpos_t *p, int w)
+{
+    const bb_t *W = p->pc[w];
+    return W[PAWN] && !(W[ROOK] | W[QUEEN]) && popcnt(p->occ & ~(p->pc[WHITE][PAWN] | p->pc[BLACK][PAWN])) <= 3;
+}
+
+/* ------------------------------------------------------------------------
+ * Best-first search.
+ *
+ * With both sides cooperating the helpmate is a path in a graph with a
+ * single player, and a long plan (a pawn takes a piece the loser promoted
+ * to change files, then promotes and mates; bishops walk around a locked
+ * chain) is found far sooner by following an estimate of the distance to
+ * a mate than by the depth limits of the searches above.  The queue and
+ * the set of keys are the breadth-first stage's; a binary heap orders the
+ * positions by estimate, and every child made counts as a node, so the
+ * queue never outgrows the budget.  A queue that empties has seen every
+ * reachable position, as in the breadth-first stage: a proof. */
+
+/* Squares the pawns of colour c attack. */
+static inline bb_t pawn_takes(bb_t pawns, int c)
+{
+    if (c == WHITE)
+        return ((pawns & NOT_A_BB) << 7) | ((pawns & NOT_H_BB) << 9);
+    return ((pawns & NOT_A_BB) >> 9) | ((pawns & NOT_H_BB) >> 7);
+}
+
+/* Squares every piece of c attacks. */
+static bb_t all_attacks(const tables_t *T, const dpos_t *p, int c)
+{
+    bb_t a = pawn_takes(p->pc[c][PAWN], c);
+    for (int type = KNIGHT; type <= KING; type++)
+        for (bb_t x = p->pc[c][type]; x;)
+            a |= piece_att(T, type, c, pop_lsb(&x), p->occ);
+    return a;
+}
+
+/* The mate itself, about in plies: the loser king's squares around it that
+ * the winner does not cover (its own pieces may hem it in), a check, how
+ * far the winner's pieces stand from it (a slider that reaches its squares
+ * stands near), how far the loser's pieces stand from it (they are the
+ * blockers of a helpmate), and, when the winner mates with bishops of one
+ * colour only, whether the king stands on that colour. */
+static int bf_mate_estimate(const tables_t *T, const dpos_t *p, int w)
+{
+    const int l = !w, lk = p->ksq[l];
+    const bb_t att = all_attacks(T, p, w), zone = T->king[lk] | BIT(lk);
+    int h = 4 * popcnt(T->king[lk] & ~p->pc[l][0] & ~att) + ((att & BIT(lk)) ? 0 : 2);
+    for (bb_t x = p->pc[w][0] & ~p->pc[w][PAWN]; x;) {
+        int sq = pop_lsb(&x), t = PIECE_TYPE(p->sq[sq]);
+        if (t == KNIGHT)
+            h += T->knight_dist[sq][lk];
+        else if (t == KING)
+            h += king_dist(sq, lk);
+        else if (!(piece_att(T, t, w, sq, p->occ) & zone))
+            h += t == BISHOP ? 2 : 1;
+    }
+    for (bb_t x = p->pc[l][0] & ~p->pc[l][PAWN] & ~p->pc[l][KING]; x;)
+        h += 2 * (king_dist(pop_lsb(&x), lk) - 1);
+    const bb_t wb = p->pc[w][BISHOP], pieces = p->pc[w][0] & ~p->pc[w][PAWN] & ~p->pc[w][KING];
+    const bb_t colour = (wb & DARK_BB) ? DARK_BB : LIGHT_BB;
+    if (wb && pieces == wb && !(wb & ~colour) && !(BIT(lk) & colour))
+        h += 3;
+    return h;
+}
+
+/* Files ahead of a pawn of colour c on s, s excluded. */
+static inline bb_t file_ahead(int c, int s)
+{
+    return (FILE_A_BB << sq_file(s)) & (c == WHITE ? ALL_BB << s << 1 : BIT(s) - 1);
+}
+
+/* Pawn endings where the winner must promote, by the steps of the plan:
+ * a winner's pawn with no enemy pawn ahead promotes (its distance, 0 to 7,
+ * and two for each piece in its way); else a winner's pawn takes a piece to change files
+ * (10 and the distance of the nearest loser piece to a square a winner's
+ * pawn attacks); else a loser's pawn with no winner pawn ahead goes to
+ * promote (20 and twice its distance); else the loser's king takes a
+ * winner's pawn to free such a file (40 and its distance). */
+static int bf_pawn_estimate(const dpos_t *p, int w)
+{
+    const int l = !w, lk = p->ksq[l];
+    const bb_t wp = p->pc[w][PAWN], lp = p->pc[l][PAWN];
+    int h = 99;
+    for (bb_t x = wp; x;) {
+        int sq = pop_lsb(&x);
+        bb_t ahead = file_ahead(w, sq);
+        if (ahead & lp)
+            continue;
+        int d = (w == WHITE ? 7 - sq_rank(sq) : sq_rank(sq)) + 2 * popcnt(ahead & p->occ);
+        if (d < h)
+            h = d;
+    }
+    if (h < 10)
+        return h;
+    const bb_t takes = pawn_takes(wp, w);
+    bb_t prey = p->pc[l][0] & ~p->pc[l][KING];
+    if (prey & takes)
+        return 10;
+    if (takes) {
+        for (bb_t x = prey & ~lp; x;) {
+            int sq = pop_lsb(&x), d = 99;
+            for (bb_t t = takes; t;) {
+                int k = king_dist(sq, pop_lsb(&t));
+                if (k < d)
+                    d = k;
+            }
+            if (10 + d < h)
+                h = 10 + d;
+        }
+    }
+    for (bb_t x = lp; x;) {
+        int sq = pop_lsb(&x);
+        if (file_ahead(l, sq) & wp)
+            continue;
+        int d = 20 + 2 * (l == WHITE ? 7 - sq_rank(sq) : sq_rank(sq));
+        if (d < h)
+            h = d;
+    }
+    if (h < 40)
+        return h;
+    return 40 + pawn_dist(wp, lk);
+}
+
+/* The estimate of a position, about in plies to the mate. */
+static int bf_estimate(const tables_t *T, const dpos_t *p, int w, bool pawn_plan)
+{
+    if (pawn_plan && !(p->pc[w][ROOK] | p->pc[w][QUEEN]) && p->pc[w][PAWN])
+        return 30 + bf_pawn_estimate(p, w);
+    return bf_mate_estimate(T, p, w);
+}
+
+/* Heap entries: estimate weighted, plus the ply, above the queue index
+ * (ties go to the older position, breadth-first). */
+#define BF_WEIGHT 4
+
+static void heap_push(uint64_t *h, size_t *n, uint64_t v)
+{
+    size_t i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2] > v) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = v;
+}
+
+static uint64_t heap_pop(uint64_t *h, size_t *n)
+{
+    uint64_t top = h[0], v = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= v)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = v;
+    return top;
+}
+
+static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned long until)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner;
+    const dpos_t *root = &s->frames[0].pos;
+    const bool pawn_plan = pawn_race(root, w);
+    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
+    dpos_t p, q;
+    dmove_t *moves = s->frames[1].moves;
+    size_t tail = 1, hn = 0;
+    bfs_pack(root, &s->queue[0]);
+    s->queue[0].parent = UINT32_MAX;
+    s->queue[0].ply = 0;
+    seen_add(s, root->key);
+    heap_push(heap, &hn, 0);
+    while (hn) {
+        size_t head = (size_t)(heap_pop(heap, &hn) & UINT32_MAX);
+        const bfs_node_t *node = &s->queue[head];
+        bfs_unpack(node, root, &p);
+        int n = gen_legal(T, &p, moves);
+        if (n == 0) {
+            if (p.stm != w && in_check(T, &p)) {
+                int len = node->ply;
+                s->mate_len = len;
+                for (size_t i = head; s->queue[i].parent != UINT32_MAX; i = s->queue[i].parent)
+                    s->mate[--len] = s->queue[i].move;
+                return DEAD_WINNABLE;
+            }
+            continue;
+        }
+        if (node->ply >= MAX_PLY - 1)
+            return DEAD_UNDETERMINED;
+        for (int i = 0; i < n; i++) {
+            if (s->nodes >= until || tail == s->queue_cap)
+                return DEAD_UNDETERMINED;
+            s->nodes++;
+            do_move(T, &p, moves[i], &q);
+            if (!seen_add(s, q.key))
+                continue;
+            if (material_cannot_win(&q, w))
+                continue;
+            int to = MV_TO(moves[i]);
+            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || MV_PROMO(moves[i]) ||
+                             (PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN &&
+                              (q.pc[!p.stm][PAWN] & BIT(p.stm == WHITE ? to + 8 : to - 8)));
+            if (structure && ss_worth_trying(s, &q)) {
+                if (ss_proves(T, &q, w))
+                    continue;
+                ss_note_failure(s, &q);
+            }
+            bfs_node_t *child = &s->queue[tail];
+            bfs_pack(&q, child);
+            child->parent = (uint32_t)head;
+            child->ply = (uint16_t)(node->ply + 1);
+            child->move = moves[i];
+            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, &q, w, pawn_plan) + child->ply);
+            heap_push(heap, &hn, f << 32 | tail);
+            tail++;
+            node = &s->queue[head];
+        }
+    }
+    return DEAD_UNWINNABLE;
+}
+
+/* The stage: room for as many positions as nodes are left (40 bytes each,
+ * 8 of heap and at most 32 of hash set), taken and given back. */
+static enum dead_answer best_first(dead_search_t *s, unsigned long until)
+{
+    size_t cap = until > s->nodes ? until - s->nodes : 0;
+    if (cap < 4096)
+        cap = 4096;
+    size_t hs = 1;
+    while (hs < 2 * cap)
+        hs *= 2;
+    s->queue = malloc(cap * sizeof *s->queue);
+    s->seen = malloc(hs * sizeof *s->seen);
+    uint64_t *heap = malloc(cap * sizeof *heap);
+    enum dead_answer a = DEAD_UNDETERMINED;
+    if (s->queue && s->seen && heap) {
+        s->queue_cap = cap;
+        s->seen_mask = hs - 1;
+        a = bf_search(s, heap, until);
+    }
+    free(heap);
+    free(s->queue);
+    free(s->seen);
+    s->queue = NULL;
+    s->seen = NULL;
+    s->queue_cap = 0;
+    return a;
+}
+
 /* ------------------------------------------------------------------------
  * The stages. */
 
@@ -1736,14 +2004,6 @@ static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode
     s->other_side = false;
     s->pawn_mode = false;
     return a;
-}
-
-/* Pawns and kings, and no rook or queen for the winner: the mate needs a
- * promotion, and the pawns' play decides. */
-static bool pawn_race(const dpos_t *p, int w)
-{
-    const bb_t *W = p->pc[w];
-    return W[PAWN] && !(W[ROOK] | W[QUEEN]) && popcnt(p->occ & ~(p->pc[WHITE][PAWN] | p->pc[BLACK][PAWN])) <= 3;
 }
 
 static enum dead_answer analyse(dead_search_t *s)
@@ -1798,9 +2058,11 @@ static enum dead_answer analyse(dead_search_t *s)
     }
 
     /* Locked pawns: the positions reachable are often few, so the
-     * exhaustion goes first, then the deepening towards either corner.
-     * Otherwise the deepening is the better bet and the exhaustion the
-     * fallback. */
+     * exhaustion goes first, then the deepening towards the corner on the
+     * loser's side, the best-first search and the deepening towards the
+     * other corner.  Otherwise the deepening is the better bet, the
+     * exhaustion the fallback, and the best-first search, for long plans,
+     * takes what the exhaustion left when its queue filled. */
     if (looks_blocked(root)) {
         s->stage = 6;
         a = bfs_exhaust(s, s->budget * BLOCKED_BFS_SHARE / 100);
@@ -1810,6 +2072,13 @@ static enum dead_answer analyse(dead_search_t *s)
         a = deepen(s, false, false, s->budget * BLOCKED_ID_SHARE / 100);
         if (a != DEAD_UNDETERMINED)
             return a;
+        if (s->budget * BLOCKED_BF_SHARE / 100 >= s->nodes + BF_MIN_NODES) {
+            s->stage = 8;
+            a = best_first(s, s->budget * BLOCKED_BF_SHARE / 100);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+            s->stage = 5;
+        }
         a = deepen(s, true, false, s->budget);
         if (a != DEAD_UNDETERMINED)
             return a;
@@ -1827,6 +2096,13 @@ static enum dead_answer analyse(dead_search_t *s)
         a = bfs_exhaust(s, s->budget);
         if (a != DEAD_UNDETERMINED)
             return a;
+        /* the exhaustion stops early when its queue fills */
+        if (s->budget >= s->nodes + BF_MIN_NODES) {
+            s->stage = 8;
+            a = best_first(s, s->budget);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+        }
     }
 
     s->stage = 0;

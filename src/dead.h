@@ -43,8 +43,8 @@ typedef struct dead_search dead_search_t;
  * Memory: 0.6 MiB, and from the first dead_can_win() call on the table, 16
  * bytes per budgeted node rounded up to a power of two, between 64 KiB and
  * 8 MiB (that call answers DEAD_UNDETERMINED if it cannot be allocated);
- * the breadth-first stage of dead_can_win() borrows up to 72 bytes per node
- * left for the call and gives them back.  Making a handle costs next to
+ * the breadth-first and best-first stages of dead_can_win() borrow up to
+ * 80 bytes per node left for the call and give them back.  Making a handle costs next to
  * nothing: the move tables are made at the first call that needs them.
  * Returns NULL if out of memory; free with dead_search_free(). */
 dead_search_t *dead_search_new(size_t node_budget);
@@ -91,8 +91,8 @@ typedef struct dead_stats {
                             (mate, stalemate, material), 2 local helpmate search (dead_probe:
                             forced lines), 3 corner helpmate search, 4 semi-static pass,
                             5 iterative deepening, 6 breadth-first exhaustion, 7 semi-static
-                            pass after each move; dead_can_win() runs them in the order
-                            1 4 7 2 3 5 6 */
+                            pass after each move, 8 best-first search; dead_can_win() runs
+                            them in the order 1 4 7 2 3 5 6 8 (locked pawns: 1 4 7 2 3 6 5 8 5) */
 } dead_stats_t;
 void dead_last_stats(const dead_search_t *s, dead_stats_t *out);
 

@@ -103,7 +103,7 @@ static const char *replay(const board_t *start, int winner, const move_t *line, 
 
 typedef struct totals {
     long positions, sides, decided_sides, decided_positions, agree, disagree, undetermined;
-    long quick_hits, quick_wrong, bad_lines, stage[8];
+    long quick_hits, quick_wrong, bad_lines, stage[9];
     double us_full, us_quick, us_max;
     unsigned long nodes;
 } totals_t;
@@ -127,7 +127,7 @@ static enum dead_answer one_side(dead_search_t *s, const board_t *b, int color, 
     if (t2 - t1 > t->us_max)
         t->us_max = t2 - t1;
     t->nodes += st.nodes;
-    t->stage[st.stage & 7]++;
+    t->stage[st.stage % 9]++;
     if (q != DEAD_UNDETERMINED) {
         t->quick_hits++;
         if (q != a && a != DEAD_UNDETERMINED) {
@@ -180,8 +180,9 @@ static void report(const char *what, const totals_t *t)
     printf("  full analysis: %.1f us per side on average, max %.0f us, %.0f nodes per side\n",
            t->sides ? t->us_full / t->sides : 0.0, t->us_max, t->sides ? (double)t->nodes / t->sides : 0.0);
     printf("  decided by stage: position/material %ld, local search (probe: forced lines) %ld, corner search %ld, "
-           "semi-static %ld, deepening %ld, exhaustive %ld, after one move %ld, undecided %ld\n",
-           t->stage[1], t->stage[2], t->stage[3], t->stage[4], t->stage[5], t->stage[6], t->stage[7], t->stage[0]);
+           "semi-static %ld, deepening %ld, exhaustive %ld, after one move %ld, best-first %ld, undecided %ld\n",
+           t->stage[1], t->stage[2], t->stage[3], t->stage[4], t->stage[5], t->stage[6], t->stage[7], t->stage[8],
+           t->stage[0]);
 }
 
 /* mode: 'v' vector, 't' timeouts, 'p' positions. */
@@ -263,7 +264,7 @@ static int run_file(dead_search_t *s, const char *path, int mode, bool verbose)
 
 typedef struct replay_totals {
     long games, plies, triggers, quick_decided, full_calls, unwinnable[2], dead, undetermined, bad_lines;
-    long stage[8];
+    long stage[9];
     double us_quick, us_full, us_max;
     unsigned long nodes;
 } replay_totals_t;
@@ -291,7 +292,7 @@ static enum dead_answer replay_side(dead_search_t *s, const board_t *b, int colo
     if (t2 - t1 > t->us_max)
         t->us_max = t2 - t1;
     t->nodes += st.nodes;
-    t->stage[st.stage & 7]++;
+    t->stage[st.stage % 9]++;
     if (verbose > 1) {
         char fen[128];
         board_to_fen(b, fen, sizeof fen);
@@ -460,8 +461,8 @@ static int run_pgn(dead_search_t *s, const char *path, int verbose)
            t.full_calls, t.full_calls ? t.us_full / t.full_calls : 0.0, t.us_max,
            t.full_calls ? (double)t.nodes / t.full_calls : 0.0, t.undetermined, t.bad_lines);
     printf("  decided by stage: position/material %ld, local search (probe: forced lines) %ld, corner search %ld, "
-           "semi-static %ld, deepening %ld, exhaustive %ld, after one move %ld\n",
-           t.stage[1], t.stage[2], t.stage[3], t.stage[4], t.stage[5], t.stage[6], t.stage[7]);
+           "semi-static %ld, deepening %ld, exhaustive %ld, after one move %ld, best-first %ld\n",
+           t.stage[1], t.stage[2], t.stage[3], t.stage[4], t.stage[5], t.stage[6], t.stage[7], t.stage[8]);
     printf("  dead positions %ld; trigger plies where white cannot win %ld, black cannot win %ld\n", t.dead,
            t.unwinnable[WHITE], t.unwinnable[BLACK]);
     printf("  total %.0f ms: %.1f us per ply of the games\n", (t1 - t0) / 1000,

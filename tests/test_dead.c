@@ -242,6 +242,70 @@ START_TEST(confined_king_traps)
 }
 END_TEST
 
+/* ---- the best-first search ---------------------------------------------- */
+
+/* expect_at(), and the stage that decided must be `stage` (dead.h). */
+static void expect_stage_at(const char *file, int line, const char *fen, int color, enum dead_answer expect,
+                            int stage)
+{
+    board_t b;
+    move_t moves[LINE_CAP];
+    int len = -1;
+    char why[256];
+    dead_stats_t st;
+    tu_fen_at(file, line, &b, fen, false);
+    dead_search_t *s = dead_search_new(0);
+    ck_assert_msg(s != NULL, "%s:%d: dead_search_new failed", file, line);
+    enum dead_answer a = dead_can_win(s, &b, color, moves, LINE_CAP, &len);
+    dead_last_stats(s, &st);
+    dead_search_free(s);
+    if (a != expect)
+        ck_abort_msg("%s:%d: %s in %s: expected %s, got %s", file, line, side_name(color), fen, answer_name(expect),
+                     answer_name(a));
+    if (st.stage != stage)
+        ck_abort_msg("%s:%d: %s in %s: decided by stage %d, expected %d", file, line, side_name(color), fen, st.stage,
+                     stage);
+    if (a == DEAD_WINNABLE && replay_line(&b, color, moves, len, why, sizeof why))
+        ck_abort_msg("%s:%d: %s in %s: helpmate line rejected: %s", file, line, side_name(color), fen, why);
+}
+#define EXPECT_STAGE(fen, color, expect, stage) expect_stage_at(__FILE__, __LINE__, (fen), (color), (expect), (stage))
+
+/* Traps that look dead.  The white king is shut in on h1 (g1 is covered by
+ * h2, g2 is its own pawn, blocked by g3) and the white a-, c- and e-pawns
+ * run into the black ones on their files.  Yet white mates in some fifty
+ * plies: the black king takes the e-pawn, the black e-pawn promotes to a
+ * knight, which goes to f3, where gxf3 changes files; the f-pawn promotes
+ * and mates (1.a3 Kf7 2.e4 Ke6 3.e5 Kxe5 ... 9.a6 e1=N 10.c6 Nf3 11.gxf3
+ * ... 16.f8=Q ...).  Only the best-first search (stage 8) follows a plan
+ * that long within the budget.  D3-Chess test vector. */
+START_TEST(best_first_pawn_plans)
+{
+    EXPECT_STAGE("5k2/p1p1p3/8/8/8/6p1/P1P1P1Pp/7K w - - 0 1", WHITE, W, 8);
+    EXPECT_STAGE("k7/p1p1p3/8/8/8/P5p1/2P1P1Pp/7K w - - 0 1", WHITE, W, 8);
+    /* the mirror of the plan for black: the white a7 and b6 pawns shut the
+     * black king in on a8, and every black pawn has a white one ahead */
+    EXPECT_STAGE("k7/Pp1p1p1p/1P6/K7/8/8/3P1P1P/8 w - - 0 1", BLACK, W, 8);
+}
+END_TEST
+
+/* Behind a locked chain neither king crosses (rank 4's light squares are
+ * attacked by the black pawns, rank 5's dark ones by the white pawns).
+ * Black mates with the light bishops all the same, the white king hemmed in
+ * by its own dark bishops: ... 14.Kh3 Ke6 15.Bfg3 Bf1# with a white bishop
+ * on h2, some thirty plies; the best-first search (stage 8) gets there by
+ * counting the king's free squares and how far its own pieces stand.  White
+ * never mates: the dark squares of rank 4 hold its pawns, which never move
+ * (the black pawns block them, and nothing can stand on the dark squares
+ * they attack: the black bishops are light, the black king never enters),
+ * so its dark bishops and its king stay below the chain and never attack a
+ * square the black king can stand on.  Unwinnable for white. */
+START_TEST(best_first_bishop_mates)
+{
+    EXPECT_STAGE("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", BLACK, W, 8);
+    EXPECT("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", WHITE, U);
+}
+END_TEST
+
 /* ---- positions already decided ------------------------------------------ */
 
 /* Fool's mate: mate on the board is a win for the side that mated (empty
@@ -455,6 +519,8 @@ static Suite *dead_suite(void)
     TU_CASE(s, confined_loser_king_stalemates, 30);
     TU_CASE(s, confined_winner_king_stalemates, 30);
     TU_CASE(s, confined_king_traps, 30);
+    TU_CASE(s, best_first_pawn_plans, 60);
+    TU_CASE(s, best_first_bishop_mates, 60);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);
