@@ -356,10 +356,10 @@ static bool variant_is(const char *v, const char *const *names)
 /* The reader's dead-position analysis: a small table (64 KiB), enough for
  * the positions a replay asks about.  The budget only serves proofs (a
  * helpmate found changes nothing for Article 6.9): of the unfair timeouts
- * that pass winner_cannot_mate()'s filter, 300 nodes prove as many as
- * 3,000 (the proofs come from the position and the semi-static passes),
- * while a winnable position may take all of them. */
-#define DEAD_BUDGET 300
+ * that pass winner_cannot_mate()'s filter, 100 nodes prove as many as
+ * 3,000 (the proofs come from the position and the semi-static passes, a
+ * few nodes each), while a winnable position may take all of them. */
+#define DEAD_BUDGET 100
 
 static dead_search_t *dead_analysis(arb_reader *r)
 {
