@@ -18,6 +18,7 @@
 #define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
 #define OUTPUT_MAX (8u << 20)   /* a piece writing more (tiny games): go on on one thread */
 #define READ_SIZE (256u << 10)
+#define SPARE_MAX 4             /* written pieces kept for reuse */
 
 enum job_state { QUEUED, RUNNING, DONE };
 
@@ -44,6 +45,10 @@ typedef struct pool {
     bool quit;
     const cli_t *cli;
     const char *name;
+    /* Written pieces kept for reuse by the main thread, with their buffers:
+     * fresh memory for every piece costs page faults. */
+    job_t *spare[SPARE_MAX];
+    size_t nspare;
 } pool_t;
 
 static void job_free(job_t *j)
@@ -55,6 +60,31 @@ static void job_free(job_t *j)
     strbuf_free(&j->problems);
     strbuf_free(&j->diag);
     free(j);
+}
+
+/* A piece to fill: a written one if there is one, its buffers kept. */
+static job_t *job_take(pool_t *p)
+{
+    if (!p->nspare)
+        return calloc(1, sizeof(job_t));
+    job_t *j = p->spare[--p->nspare];
+    job_t kept = { .data = j->data, .cap = j->cap, .out = j->out, .problems = j->problems, .diag = j->diag };
+    strbuf_clear(&kept.out);
+    strbuf_clear(&kept.problems);
+    strbuf_clear(&kept.diag);
+    *j = kept;
+    return j;
+}
+
+/* Done with a written piece: kept for job_take() if its buffers are of
+ * the usual size (memory stays as bounded as without reuse), else freed. */
+static void job_give_back(pool_t *p, job_t *j)
+{
+    size_t held = j->cap + j->out.cap + j->problems.cap + j->diag.cap;
+    if (p->nspare < SPARE_MAX && held <= 4 * (PIECE_TARGET + READ_SIZE))
+        p->spare[p->nspare++] = j;
+    else
+        job_free(j);
 }
 
 /* Replays one piece. */
@@ -268,7 +298,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     while (ok) {
         /* Fill the queue. */
         while (ok && !eof && p.count < p.cap) {
-            if (!next && !(next = calloc(1, sizeof *next))) {
+            if (!next && !(next = job_take(&p))) {
                 ok = false;
                 break;
             }
@@ -301,18 +331,21 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             if (!cut)
                 continue;
             /* The rest starts the following piece. */
-            job_t *rest = calloc(1, sizeof *rest);
-            size_t rlen = next->len - cut;
-            if (!rest || (rlen && !(rest->data = malloc(rlen + PIECE_TARGET + READ_SIZE)))) {
-                free(rest);
+            job_t *rest = job_take(&p);
+            size_t rlen = next->len - cut, need = rlen + PIECE_TARGET + READ_SIZE;
+            char *d = rest && rlen && rest->cap < need ? realloc(rest->data, need) : NULL;
+            if (d) {
+                rest->data = d;
+                rest->cap = need;
+            }
+            if (!rest || (rlen && rest->cap < need)) {
+                job_free(rest);
                 fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;
                 break;
             }
-            if (rlen) {
+            if (rlen)
                 memcpy(rest->data, next->data + cut, rlen);
-                rest->cap = rlen + PIECE_TARGET + READ_SIZE;
-            }
             rest->len = rlen;
             next->len = cut;
             next->offset = offset;
@@ -374,7 +407,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             j->last = k->last;
             j->cut_short = k->cut_short;
             dequeue(&p, 1);
-            job_free(k);
+            job_give_back(&p, k);
             run_job(cli, name, j);
             continue;
         }
@@ -396,7 +429,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         input_position(in, &done_bytes, &size);
         progress_update(&st->progress, done_bytes, st->games - st->games_before);
         dequeue(&p, 0);
-        job_free(j);
+        job_give_back(&p, j);
     }
 
     pthread_mutex_lock(&p.mu);
@@ -408,6 +441,8 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     for (size_t i = 0; i < p.count; i++)
         job_free(p.queue[i]);
     job_free(next);
+    while (p.nspare)
+        job_free(p.spare[--p.nspare]);
     free(p.queue);
     free(threads);
     pthread_mutex_destroy(&p.mu);
