@@ -1625,19 +1625,66 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
     s->ss_failed[sig >> 56] = sig;
 }
 
+/* Starts a search over the queue: the root is queue[0], and seen. */
+static void queue_start(dead_search_t *s, const dpos_t *root)
+{
+    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
+    bfs_pack(root, &s->queue[0]);
+    s->queue[0].parent = UINT32_MAX;
+    s->queue[0].ply = 0;
+    seen_add(s, root->key);
+}
+
+/* Mate at queue[head]: its line, back through the parents, into s->mate. */
+static enum dead_answer queue_mate(dead_search_t *s, size_t head)
+{
+    int len = s->queue[head].ply;
+    s->mate_len = len;
+    for (size_t i = head; s->queue[i].parent != UINT32_MAX; i = s->queue[i].parent)
+        s->mate[--len] = s->queue[i].move;
+    return DEAD_WINNABLE;
+}
+
+/* Is q, reached from p by m, worth a place in the queue: not seen before,
+ * with mating material, and not proved unwinnable by a semi-static pass
+ * (tried after a capture, a promotion, or a pawn move that ends in front
+ * of an enemy pawn)? */
+static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos_t *q)
+{
+    const int w = s->winner;
+    if (!seen_add(s, q->key) || material_cannot_win(q, w))
+        return false;
+    int to = MV_TO(m);
+    bool structure = (MV_FLAGS(m) & MOVE_CAPTURE) || MV_PROMO(m) ||
+                     (PIECE_TYPE(p->sq[MV_FROM(m)]) == PAWN &&
+                      (q->pc[!p->stm][PAWN] & BIT(p->stm == WHITE ? to + 8 : to - 8)));
+    if (structure && ss_worth_trying(s, q)) {
+        if (ss_proves(&s->T, q, w))
+            return false;
+        ss_note_failure(s, q);
+    }
+    return true;
+}
+
+/* Puts q at queue[at], the child of queue[head] by m. */
+static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const dpos_t *q)
+{
+    bfs_node_t *child = &s->queue[at];
+    bfs_pack(q, child);
+    child->parent = (uint32_t)head;
+    child->ply = (uint16_t)(s->queue[head].ply + 1);
+    child->move = m;
+}
+
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
 {
     const tables_t *T = &s->T;
     const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
-    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
     dpos_t p, q;
     dmove_t *moves = s->frames[1].moves;
     size_t head = 0, tail = 1;
-    bfs_pack(root, &s->queue[0]);
-    s->queue[0].parent = UINT32_MAX;
-    s->queue[0].ply = 0;
-    seen_add(s, root->key);
+    queue_start(s, root);
     for (; head < tail; head++) {
         if (s->nodes >= until)
             return DEAD_UNDETERMINED;
@@ -1646,50 +1693,28 @@ static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
         bfs_unpack(node, root, &p);
         int n = gen_legal(T, &p, moves);
         if (n == 0) {
-            if (p.stm != w && in_check(T, &p)) {
-                int len = node->ply;
-                s->mate_len = len;
-                for (size_t i = head; s->queue[i].parent != UINT32_MAX; i = s->queue[i].parent)
-                    s->mate[--len] = s->queue[i].move;
-                return DEAD_WINNABLE;
-            }
+            if (p.stm != w && in_check(T, &p))
+                return queue_mate(s, head);
             continue;
         }
         if (node->ply >= MAX_PLY - 1)
             return DEAD_UNDETERMINED;
         for (int i = 0; i < n; i++) {
             do_move(T, &p, moves[i], &q);
-            if (!seen_add(s, q.key))
+            if (!queue_worth(s, &p, moves[i], &q))
                 continue;
-            if (material_cannot_win(&q, w))
-                continue;
-            /* worth a semi-static pass: a capture, a promotion, or a pawn
-             * move that ends in front of an enemy pawn */
-            int to = MV_TO(moves[i]);
-            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || MV_PROMO(moves[i]) ||
-                             (PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN &&
-                              (q.pc[!p.stm][PAWN] & BIT(p.stm == WHITE ? to + 8 : to - 8)));
-            if (structure && ss_worth_trying(s, &q)) {
-                if (ss_proves(T, &q, w))
-                    continue;
-                ss_note_failure(s, &q);
-            }
             if (tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
-            bfs_node_t *child = &s->queue[tail++];
-            bfs_pack(&q, child);
-            child->parent = (uint32_t)head;
-            child->ply = (uint16_t)(node->ply + 1);
-            child->move = moves[i];
-            node = &s->queue[head];
+            queue_put(s, tail++, head, moves[i], &q);
         }
     }
     return DEAD_UNWINNABLE;
 }
 
-/* The stage: room for as many positions as nodes are left (40 bytes each,
- * and at most 32 bytes of hash set), taken for the stage and given back. */
-static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
+/* Room for as many positions as nodes are left before `until` (40 bytes
+ * each, and at most 32 bytes of hash set), taken for a stage; its size, 0
+ * if out of memory.  stage_room_free() gives it back. */
+static size_t stage_room(dead_search_t *s, unsigned long until)
 {
     size_t cap = until > s->nodes ? until - s->nodes : 0;
     if (cap < 4096)
@@ -1699,17 +1724,27 @@ static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
         hs *= 2;
     s->queue = malloc(cap * sizeof *s->queue);
     s->seen = malloc(hs * sizeof *s->seen);
-    enum dead_answer a = DEAD_UNDETERMINED;
-    if (s->queue && s->seen) {
-        s->queue_cap = cap;
-        s->seen_mask = hs - 1;
-        a = bfs_search(s, until);
-    }
+    if (!s->queue || !s->seen)
+        return 0;
+    s->queue_cap = cap;
+    s->seen_mask = hs - 1;
+    return cap;
+}
+
+static void stage_room_free(dead_search_t *s)
+{
     free(s->queue);
     free(s->seen);
     s->queue = NULL;
     s->seen = NULL;
     s->queue_cap = 0;
+}
+
+/* The breadth-first stage, in a room of its own. */
+static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
+{
+    enum dead_answer a = stage_room(s, until) ? bfs_search(s, until) : DEAD_UNDETERMINED;
+    stage_room_free(s);
     return a;
 }
 
@@ -1887,14 +1922,10 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
     const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
     const bool pawn_plan = pawn_race(root, w);
-    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
     dpos_t p, q;
     dmove_t *moves = s->frames[1].moves;
     size_t tail = 1, hn = 0;
-    bfs_pack(root, &s->queue[0]);
-    s->queue[0].parent = UINT32_MAX;
-    s->queue[0].ply = 0;
-    seen_add(s, root->key);
+    queue_start(s, root);
     heap_push(heap, &hn, 0);
     while (hn) {
         size_t head = (size_t)(heap_pop(heap, &hn) & UINT32_MAX);
@@ -1902,13 +1933,8 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
         bfs_unpack(node, root, &p);
         int n = gen_legal(T, &p, moves);
         if (n == 0) {
-            if (p.stm != w && in_check(T, &p)) {
-                int len = node->ply;
-                s->mate_len = len;
-                for (size_t i = head; s->queue[i].parent != UINT32_MAX; i = s->queue[i].parent)
-                    s->mate[--len] = s->queue[i].move;
-                return DEAD_WINNABLE;
-            }
+            if (p.stm != w && in_check(T, &p))
+                return queue_mate(s, head);
             continue;
         }
         if (node->ply >= MAX_PLY - 1)
@@ -1918,58 +1944,26 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
                 return DEAD_UNDETERMINED;
             s->nodes++;
             do_move(T, &p, moves[i], &q);
-            if (!seen_add(s, q.key))
+            if (!queue_worth(s, &p, moves[i], &q))
                 continue;
-            if (material_cannot_win(&q, w))
-                continue;
-            int to = MV_TO(moves[i]);
-            bool structure = (MV_FLAGS(moves[i]) & MOVE_CAPTURE) || MV_PROMO(moves[i]) ||
-                             (PIECE_TYPE(p.sq[MV_FROM(moves[i])]) == PAWN &&
-                              (q.pc[!p.stm][PAWN] & BIT(p.stm == WHITE ? to + 8 : to - 8)));
-            if (structure && ss_worth_trying(s, &q)) {
-                if (ss_proves(T, &q, w))
-                    continue;
-                ss_note_failure(s, &q);
-            }
-            bfs_node_t *child = &s->queue[tail];
-            bfs_pack(&q, child);
-            child->parent = (uint32_t)head;
-            child->ply = (uint16_t)(node->ply + 1);
-            child->move = moves[i];
-            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, &q, w, pawn_plan) + child->ply);
+            queue_put(s, tail, head, moves[i], &q);
+            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, &q, w, pawn_plan) + s->queue[tail].ply);
             heap_push(heap, &hn, f << 32 | tail);
             tail++;
-            node = &s->queue[head];
         }
     }
     return DEAD_UNWINNABLE;
 }
 
-/* The stage: room for as many positions as nodes are left (40 bytes each,
- * 8 of heap and at most 32 of hash set), taken and given back. */
+/* The best-first stage, in a room of its own and a heap (8 bytes a
+ * position). */
 static enum dead_answer best_first(dead_search_t *s, unsigned long until)
 {
-    size_t cap = until > s->nodes ? until - s->nodes : 0;
-    if (cap < 4096)
-        cap = 4096;
-    size_t hs = 1;
-    while (hs < 2 * cap)
-        hs *= 2;
-    s->queue = malloc(cap * sizeof *s->queue);
-    s->seen = malloc(hs * sizeof *s->seen);
-    uint64_t *heap = malloc(cap * sizeof *heap);
-    enum dead_answer a = DEAD_UNDETERMINED;
-    if (s->queue && s->seen && heap) {
-        s->queue_cap = cap;
-        s->seen_mask = hs - 1;
-        a = bf_search(s, heap, until);
-    }
+    size_t cap = stage_room(s, until);
+    uint64_t *heap = cap ? malloc(cap * sizeof *heap) : NULL;
+    enum dead_answer a = heap ? bf_search(s, heap, until) : DEAD_UNDETERMINED;
     free(heap);
-    free(s->queue);
-    free(s->seen);
-    s->queue = NULL;
-    s->seen = NULL;
-    s->queue_cap = 0;
+    stage_room_free(s);
     return a;
 }
 
