@@ -29,9 +29,23 @@ static int result_winner(const char *result)
     return -1;
 }
 
-static bool is_result(const char *s)
+bool adjudicate_is_result(const char *s)
 {
     return s && (!strcmp(s, "1-0") || !strcmp(s, "0-1") || !strcmp(s, "1/2-1/2") || !strcmp(s, "*"));
+}
+
+/* The result recorded: the Result tag's, or the marker's when the tag
+ * holds no result, as --fix would write it. */
+static const char *recorded_result(const arb_game *g)
+{
+    return adjudicate_is_result(g->result) ? g->result : g->marker;
+}
+
+int adjudicate_time_winner(const arb_game *g, const char *termination)
+{
+    if (!termination || strcasecmp(termination, "time forfeit") != 0)
+        return -1;
+    return result_winner(recorded_result(g));
 }
 
 void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
@@ -65,17 +79,13 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
         }
     } else {
         /* Article 6.9: a flag fall loses only if the opponent could mate by
-         * some series of legal moves.  The result recorded is the Result
-         * tag's, or the marker's when the tag holds no result ("5-1"), as
-         * --fix would write it. */
-        const char *recorded = is_result(g->result) ? g->result : g->marker;
-        int winner = result_winner(recorded);
-        if (winner >= 0 && in->termination && strcasecmp(in->termination, "time forfeit") == 0 &&
-            in->cannot_mate[winner]) {
+         * some series of legal moves. */
+        int winner = adjudicate_time_winner(g, in->termination);
+        if (winner >= 0 && in->cannot_mate[winner]) {
             g->adjudicated = "1/2-1/2";
             if (in->why)
                 snprintf(in->why, in->why_cap, "Article 6.9: %s cannot checkmate; recorded %s on time",
-                         winner == 0 ? "White" : "Black", recorded);
+                         winner == 0 ? "White" : "Black", recorded_result(g));
             g->adjudication = in->why;
         }
     }

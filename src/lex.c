@@ -203,7 +203,7 @@ static size_t next_of(const lexer_t *lx, int c, size_t i, size_t *from, size_t *
     return *at;
 }
 
-/* Counts the line ends in [a, b), both in the chunk. */
+/* Counts the line ends in chunk[i..n). */
 static void count_lines_from(lexer_t *lx, size_t i, size_t n)
 {
     for (;;) {
@@ -217,6 +217,7 @@ static void count_lines_from(lexer_t *lx, size_t i, size_t n)
     }
 }
 
+/* Counts the line ends in [a, b), both in the chunk. */
 static inline void count_lines(lexer_t *lx, const unsigned char *a, const unsigned char *b)
 {
     size_t i = (size_t)(a - lx->chunk), n = (size_t)(b - lx->chunk);
@@ -967,15 +968,15 @@ static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p, uns
     const unsigned char *q = memchr(p + 1, '}', (size_t)(lx->end - p - 1));
     if (!q)
         return NO_TOKEN;
-    uint64_t off = off_of(lx, p);
+    uint64_t off = off_of(lx, p), end = off_of(lx, q) + 1;
     int kind = skip >> TOK_COMMENT & 1 ? PASSED : TOK_COMMENT;
     if (kind == PASSED)
-        *passed_end = off_of(lx, q) + 1;
+        *passed_end = end;
     else
         *tok = (lex_token_t){
             .kind = TOK_COMMENT,
             .offset = off,
-            .end = off_of(lx, q) + 1,
+            .end = end,
             .line = lx->line,
             .col = col_at(lx->line_start, off),
         };

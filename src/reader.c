@@ -7,7 +7,6 @@
  * its end so that the next game starts where it should. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <stdio.h>
 
 #include "adjudicate.h"
@@ -473,7 +472,7 @@ static void move_error(arb_reader *r, arb_status s, const lex_token_t *t, uint32
 
 /* Plays the move text[0..len) written at column col of token t; parsed
  * is its syntax when the caller has read it already. */
-static inline void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
+static void play_text(arb_reader *r, const lex_token_t *t, const char *text, size_t len, uint32_t col,
                       const san_syntax_t *parsed)
 {
     san_syntax_t s;
@@ -511,13 +510,14 @@ static inline void play_text(arb_reader *r, const lex_token_t *t, const char *te
         if (t->len == (size_t)(t->end - t->offset) && text >= t->text && text + len <= t->text + t->len)
             end = t->offset + (uint64_t)(text - t->text) + len;
     }
-    uint32_t ply = r->rules.ply;
-    if (ply < r->ply_end_cap && ply == r->ply_marked) { /* the usual case: the next ply */
-        r->ply_end[ply] = end;
-        r->ply_marked = (size_t)ply + 1;
-    } else {
-        ply_mark(r, ply, end);
-    }
+    ply_mark(r, r->rules.ply, end);
+}
+
+/* Can a mainline symbol starting with byte c be a move?  Moves start with
+ * a letter; digits and ½ (0xc2 0xbd) may be free-text results. */
+static inline bool move_start(unsigned char c)
+{
+    return c >= 'A' && c != 0xc2;
 }
 
 /* play_text() for the usual case, a legal piece or pawn move that is the
@@ -613,14 +613,8 @@ static void game_complete(arb_reader *r)
             in.cannot_mate[c] = r->rules.cannot_win[c] || rules_side_insufficient(r->rules.pos, c);
         /* Article 6.9: a game lost on time is drawn if the winner could not
          * mate by any series of legal moves; worth the full analysis. */
-        const char *res = tag_value(r, K_RESULT);
-        /* The result recorded: the Result tag's, or the marker's when the
-         * tag holds none ("5-1"), as adjudicate() reads it. */
-        if (!res || (strcmp(res, "1-0") && strcmp(res, "0-1") && strcmp(res, "1/2-1/2") && strcmp(res, "*")))
-            res = g->marker;
-        int winner = res && strcmp(res, "1-0") == 0 ? WHITE : res && strcmp(res, "0-1") == 0 ? BLACK : -1;
-        if (winner >= 0 && !in.cannot_mate[winner] && in.termination &&
-            strcasecmp(in.termination, "time forfeit") == 0 && dead_analysis(r))
+        int winner = adjudicate_time_winner(g, in.termination);
+        if (winner >= 0 && !in.cannot_mate[winner] && dead_analysis(r))
             in.cannot_mate[winner] = winner_cannot_mate(r->dead, r->rules.pos, winner);
     }
     adjudicate(g, &in, r->opt.policy);
@@ -667,9 +661,7 @@ static bool all_digits(const lex_token_t *t)
  * written as free text, "1 - 0" or "½-½"). */
 static bool movetext_symbol(arb_reader *r, const lex_token_t *t)
 {
-    /* Moves start with a letter; only digits and ½ may be free-text results. */
-    unsigned char c0 = (unsigned char)t->text[0];
-    if (!r->pend && c0 >= 'A' && c0 != 0xc2)
+    if (!r->pend && move_start((unsigned char)t->text[0]))
         return play(r, t);
     const char *half = result_half(t);
     if (r->pend && r->pend_dash && half) {
@@ -862,12 +854,12 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
             /* The usual movetext, as step() would take it: move numbers,
              * comments and glyphs only move the game's end, and moves that
              * resolve change none of the conditions above. */
-            unsigned char c0;
+            bool move;
             for (;;) {
                 lex_next_mainline(r->lx, &t, &r->rec.where.end);
-                c0 = t.kind == TOK_SYMBOL ? (unsigned char)t.text[0] : 0;
-                if (c0 < 'A' || c0 == 0xc2)
-                    break; /* not a move */
+                move = t.kind == TOK_SYMBOL && move_start((unsigned char)t.text[0]);
+                if (!move)
+                    break;
                 r->rec.where.end = t.end;
                 san_syntax_t s;
                 if (san_parse(t.text, t.len, &s) < 0)
@@ -879,7 +871,7 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
             }
             if (r->oom)
                 break;
-            if (c0 >= 'A' && c0 != 0xc2) {
+            if (move) {
                 if (play(r, &t)) {
                     game_complete(r);
                     if (oom) *oom = r->oom;

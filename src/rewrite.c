@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adjudicate.h"
 #include "lex.h"
 #include "san.h"
 
@@ -79,19 +80,13 @@ int rewrite_feed(rewriter_t *w, const char *buf, size_t len)
     return 0;
 }
 
-static bool is_result(const char *s)
-{
-    return s && (strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0 ||
-                 strcmp(s, "*") == 0);
-}
-
 const char *rewrite_target(const arb_game *g)
 {
     if (g->status != ARB_OK)
         return NULL;
-    if (is_result(g->adjudicated))
+    if (adjudicate_is_result(g->adjudicated))
         return g->adjudicated;
-    if (is_result(g->marker))
+    if (adjudicate_is_result(g->marker))
         return g->marker;
     return "*";
 }
