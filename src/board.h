@@ -38,6 +38,8 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
 
 /* 0x88 square <-> 0..63 (a1 = 0, h8 = 63), for the bits of board_t.men. */
 #define SQ64(sq) (((sq) + ((sq) & 7)) >> 1)
+/* The dark squares (a1, c1, ..., b2, ...) as bits SQ64. */
+#define BOARD_DARK_SQUARES 0xAA55AA55AA55AA55ULL
 #define SQ88(i) ((i) + ((i) & ~7))
 /* board_t.men index of a man's piece code (not EMPTY): knight, bishop, rook
  * and queen 0..3 white, 4..7 black; pawn 8 white, 9 black; king 10, 11.

@@ -66,7 +66,7 @@ typedef uint64_t bb_t;
 #define FILE_A_BB 0x0101010101010101ULL
 #define RANK_1_BB 0x00000000000000FFULL
 #define RANK_8_BB 0xFF00000000000000ULL
-#define DARK_BB 0xAA55AA55AA55AA55ULL /* a1 is dark */
+#define DARK_BB BOARD_DARK_SQUARES
 #define LIGHT_BB (~DARK_BB)
 #define ALL_BB (~(bb_t)0)
 

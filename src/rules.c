@@ -24,9 +24,8 @@ const char *rules_fact_name(enum rules_fact f)
 /* Bishops of both colours: bit 0 set if one stands on a dark square, bit 1 if on a light one. */
 static int bishop_square_colours(const board_t *b)
 {
-    const uint64_t light = 0x55aa55aa55aa55aaull; /* b1, d1, ..., a2, c2, ...: file + rank odd */
     uint64_t bishops = b->men[MEN_INDEX(PIECE(WHITE, BISHOP))] | b->men[MEN_INDEX(PIECE(BLACK, BISHOP))];
-    return (bishops & ~light ? 1 : 0) | (bishops & light ? 2 : 0);
+    return (bishops & BOARD_DARK_SQUARES ? 1 : 0) | (bishops & ~BOARD_DARK_SQUARES ? 2 : 0);
 }
 
 bool rules_side_insufficient(const board_t *b, int color)
@@ -109,10 +108,6 @@ static int window_count(const rules_t *r, uint64_t key, int stm)
     return n;
 }
 
-/* FIDE 9.2.1(a): the player to move declares a move after which the
- * position will have occurred a third time.  Only quiet piece moves can
- * lead back into the window: captures, pawn moves and castling change
- * material, pawns or rights. */
 /* Does the quiet move of the man on `from` (piece code pc) to `to` lead to
  * a position that occurred twice in the window?  The key after the move is
  * computed without making it (base: the other side moves, an en passant
@@ -211,7 +206,8 @@ static void note(rules_t *r, enum rules_fact f, bool has_move)
     board_unplay(&before, r->last, &r->undo);
     /* r->pos is the position after the move: its check and has_move give the suffix. */
     size_t len = san_format_known(&before, r->last, board_in_check(r->pos), has_move, san);
-    /* "%u.%s" or "%u...%s": at most 5 + 3 + 7 bytes, within RULES_MOVE_TEXT. */
+    /* "%u.%s" or "%u...%s" without snprintf(), which costs more than the
+     * rest of the note: at most 5 + 3 + 7 bytes, within RULES_MOVE_TEXT. */
     char digits[8];
     int k = 0;
     unsigned n = before.fullmove;
