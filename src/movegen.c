@@ -47,49 +47,6 @@ static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lif
     return false;
 }
 
-/* attacked() for two squares at once, on b's own squares: one pass over the
- * men of `by` (castling's two squares in standard chess). */
-static bool attacked_either(const board_t *b, int s1, int s2, int by)
-{
-    const uint8_t *s = b->sq;
-    uint8_t pawn = PIECE(by, PAWN);
-    if (b->count[pawn]) {
-        int back = by == WHITE ? -1 : 1;
-        const int sqs[2] = { s1, s2 };
-        for (int i = 0; i < 2; i++) {
-            int p1 = sqs[i] + back * 15, p2 = sqs[i] + back * 17;
-            if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
-                return true;
-        }
-    }
-    int k = b->king[by];
-    if ((board_ray_kinds[BOARD_DELTA(k, s1)] | board_ray_kinds[BOARD_DELTA(k, s2)]) & (1 << KING))
-        return true;
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-#define REACH_EITHER(type) (board_reach_bits[(type) - KNIGHT][s1] | board_reach_bits[(type) - KNIGHT][s2])
-    if (men[0] & REACH_EITHER(KNIGHT))
-        return true;
-    /* Only sliders on a line of their kind through either square. */
-    uint64_t sliders = (men[BISHOP - KNIGHT] & REACH_EITHER(BISHOP)) | (men[ROOK - KNIGHT] & REACH_EITHER(ROOK)) |
-                       (men[QUEEN - KNIGHT] & REACH_EITHER(QUEEN));
-#undef REACH_EITHER
-    for (; sliders; sliders &= sliders - 1) {
-        int p = SQ88(board_lsb(sliders)), kind = 1 << PIECE_TYPE(s[p]);
-        for (int sq = s1;; sq = s2) {
-            if (board_ray_kinds[BOARD_DELTA(p, sq)] & kind) {
-                int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
-                while (t != p && s[t] == EMPTY)
-                    t += step;
-                if (t == p)
-                    return true;
-            }
-            if (sq == s2)
-                break;
-        }
-    }
-    return false;
-}
-
 bool movegen_attacked(const board_t *b, int sq, int by)
 {
     return attacked(b, b->sq, sq, by, -1, -1);
@@ -123,9 +80,6 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
         for (int t = kfrom + step; t != rfrom; t += step)
             if (b->sq[t] != EMPTY)
                 return false;
-        /* The king crosses one square and lands on the next. */
-        if (kto == kfrom + 2 * step)
-            return !attacked_either(b, kfrom + step, kto, them);
         for (int t = kfrom + step;; t += step) {
             if (attacked(b, b->sq, t, them, -1, -1))
                 return false;
@@ -168,11 +122,8 @@ bool movegen_is_legal(const board_t *b, move_t m)
         return castle_legal(b, m.from, m.to);
     int us = b->stm;
     uint8_t piece = b->sq[m.from];
-    if (PIECE_TYPE(piece) == KING) {
-        /* No copy needed: the king only has to leave its own square empty
-         * for the lines through it; what it captures attacks nothing. */
-        return !attacked(b, b->sq, m.to, !us, m.from, m.to);
-    }
+    if (PIECE_TYPE(piece) == KING)
+        return movegen_king_step_legal(b, m.from, m.to);
     uint8_t s[128];
     memcpy(s, b->sq, sizeof s);
     if (m.flags & MOVE_EP)
