@@ -8,16 +8,14 @@
 
 static const char piece_upper[] = "  NBRQK";
 
+/* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
+const uint8_t san_letter_piece[256] = {
+    ['N'] = KNIGHT, ['B'] = BISHOP, ['R'] = ROOK, ['Q'] = QUEEN, ['K'] = KING,
+};
+
 static int piece_of_letter(char c)
 {
-    switch (c) {
-    case 'N': return KNIGHT;
-    case 'B': return BISHOP;
-    case 'R': return ROOK;
-    case 'Q': return QUEEN;
-    case 'K': return KING;
-    default: return EMPTY;
-    }
+    return san_letter_piece[(unsigned char)c];
 }
 
 static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
@@ -51,28 +49,6 @@ int san_parse_full(const char *text, size_t len, san_syntax_t *out)
     if (len == 0)
         return -1;
     char c0 = text[0];
-    /* The shapes of nearly every move first: e4, Nf3, exd5, Nxd5. */
-    if (len >= 2 && is_file(text[len - 2]) && is_rank(text[len - 1])) {
-        int to = SQ(text[len - 2] - 'a', text[len - 1] - '1');
-        if (len == 2) {
-            out->to = (uint8_t)to;
-            return 0;
-        }
-        int piece = piece_of_letter(c0);
-        if (len == 3 && piece != EMPTY) {
-            out->piece = (uint8_t)piece;
-            out->to = (uint8_t)to;
-            return 0;
-        }
-        if (len == 4 && text[1] == 'x' && (piece != EMPTY || is_file(c0))) {
-            out->piece = (uint8_t)piece;
-            if (piece == EMPTY)
-                out->from_file = (int8_t)(c0 - 'a');
-            out->to = (uint8_t)to;
-            out->capture = true;
-            return 0;
-        }
-    }
     if (c0 == 'O' || c0 == '0' || c0 == '-' || c0 == 'Z' || c0 == '@') {
         if (text_is(text, len, "O-O") || text_is(text, len, "0-0")) {
             out->kind = SAN_CASTLE_KING;
@@ -132,10 +108,6 @@ int san_parse_full(const char *text, size_t len, san_syntax_t *out)
         return -1;
     return 0;
 }
-
-const uint8_t san_letter_piece[256] = {
-    ['N'] = KNIGHT, ['B'] = BISHOP, ['R'] = ROOK, ['Q'] = QUEEN, ['K'] = KING,
-};
 
 /* [NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])? at t[i], with the
  * regex engine's backtracking order: each optional part is first taken,
