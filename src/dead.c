@@ -241,6 +241,20 @@ static bb_t piece_att(const tables_t *T, int type, int c, int s, bb_t occ)
 #define NOT_AB_BB (~(FILE_A_BB | FILE_A_BB << 1))
 #define NOT_GH_BB (~(FILE_A_BB << 6 | FILE_A_BB << 7))
 
+/* Squares the pawns of colour c attack. */
+static inline bb_t pawn_takes(bb_t pawns, int c)
+{
+    if (c == WHITE)
+        return ((pawns & NOT_A_BB) << 7) | ((pawns & NOT_H_BB) << 9);
+    return ((pawns & NOT_A_BB) >> 9) | ((pawns & NOT_H_BB) >> 7);
+}
+
+/* Files ahead of a pawn of colour c on s, s excluded. */
+static inline bb_t file_ahead(int c, int s)
+{
+    return (FILE_A_BB << sq_file(s)) & (c == WHITE ? ALL_BB << s << 1 : BIT(s) - 1);
+}
+
 static inline bb_t step_diag(bb_t b)
 {
     return ((b & NOT_H_BB) << 9) | ((b & NOT_A_BB) << 7) | ((b & NOT_H_BB) >> 7) | ((b & NOT_A_BB) >> 9);
@@ -949,8 +963,7 @@ static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_
 {
     const int w = s->winner;
     const bool winners_turn = p->stm == w;
-    const bb_t wp = p->pc[w][PAWN], not_a = ~FILE_A_BB, not_h = ~(FILE_A_BB << 7);
-    const bb_t takes = w == WHITE ? ((wp & not_a) << 7) | ((wp & not_h) << 9) : ((wp & not_a) >> 9) | ((wp & not_h) >> 7);
+    const bb_t wp = p->pc[w][PAWN], takes = pawn_takes(wp, w);
     for (int i = 0; i < n; i++) {
         dmove_t m = moves[i];
         int type = PIECE_TYPE(p->sq[MV_FROM(m)]);
@@ -1769,14 +1782,6 @@ static bool pawn_race(const dpos_t *p, int w)
  * queue never outgrows the budget.  A queue that empties has seen every
  * reachable position, as in the breadth-first stage: a proof. */
 
-/* Squares the pawns of colour c attack. */
-static inline bb_t pawn_takes(bb_t pawns, int c)
-{
-    if (c == WHITE)
-        return ((pawns & NOT_A_BB) << 7) | ((pawns & NOT_H_BB) << 9);
-    return ((pawns & NOT_A_BB) >> 9) | ((pawns & NOT_H_BB) >> 7);
-}
-
 /* Squares every piece of c attacks. */
 static bb_t all_attacks(const tables_t *T, const dpos_t *p, int c)
 {
@@ -1814,12 +1819,6 @@ static int bf_mate_estimate(const tables_t *T, const dpos_t *p, int w)
     if (wb && pieces == wb && !(wb & ~colour) && !(BIT(lk) & colour))
         h += 3;
     return h;
-}
-
-/* Files ahead of a pawn of colour c on s, s excluded. */
-static inline bb_t file_ahead(int c, int s)
-{
-    return (FILE_A_BB << sq_file(s)) & (c == WHITE ? ALL_BB << s << 1 : BIT(s) - 1);
 }
 
 /* Pawn endings where the winner must promote, by the steps of the plan:
@@ -2218,8 +2217,7 @@ static bool looks_blocked(const dpos_t *p)
         for (bb_t x = p->pc[c][PAWN]; x;) {
             int s = pop_lsb(&x);
             /* pawns never stand on the last ranks, so the shifts stay in range */
-            bb_t ahead = (FILE_A_BB << sq_file(s)) & (c == WHITE ? ALL_BB << (s + 1) : BIT(s) - 1);
-            if (!(ahead & p->pc[!c][PAWN]))
+            if (!(file_ahead(c, s) & p->pc[!c][PAWN]))
                 return false;
         }
     }
