@@ -22,6 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define LEX_SSE2 1
+#endif
+
 /* Raw tag value bytes kept when a value spans chunks.  Twice the value cap
  * (plus slack) because an escaped value shrinks at most by half when
  * unescaped, so the first LEX_MAX_VALUE unescaped bytes always lie within
@@ -40,7 +45,8 @@ enum {
     C_WS = 8,     /* separates tokens: space \t \n \v \f \r */
     C_EOL = 16,   /* ends a line: \n \r */
     C_VSTOP = 32, /* stops the scan of a tag value: " \ \n \r */
-    C_BAD = 64    /* continues a run of junk bytes */
+    C_BAD = 64,   /* continues a run of junk bytes */
+    C_RES = 128   /* may be part of a result written in a symbol: 0 / */
 };
 
 #define B C_BAD
@@ -54,8 +60,8 @@ enum {
 static const unsigned char cls[256] = {
     /* 00 */ B, B, B, B, B, B, B, B, B, W, E, W, W, E, B, B,
     /* 10 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-    /* 20 */ W, S, Q, N, X, B, B, B, X, X, X, N, B, N, S, S,
-    /* 30 */ D, D, D, D, D, D, D, D, D, D, N, X, B, N, B, S,
+    /* 20 */ W, S, Q, N, X, B, B, B, X, X, X, N, B, N, S, S | C_RES,
+    /* 30 */ D | C_RES, D, D, D, D, D, D, D, D, D, N, X, B, N, B, S,
     /* 40 */ S, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
     /* 50 */ N, N, N, N, N, N, N, N, N, N, N, X, Q, B, B, N,
     /* 60 */ B, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
@@ -909,6 +915,59 @@ static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p, un
     return kind;
 }
 
+/* The first byte in [q, end) that is not a tag name byte (C_NAME), or end.
+ * Sixteen bytes a step where the machine allows: most tag lines are read
+ * whole by fast_tag(), and its two scans were most of their cost. */
+static inline const unsigned char *name_stop(const unsigned char *q, const unsigned char *end)
+{
+#ifdef LEX_SSE2
+    /* [A-Za-z], [0-9:], and # + - = _; bytes from 0x80 compare negative. */
+    const __m128i case_bit = _mm_set1_epi8(0x20);
+    while (end - q >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        __m128i low = _mm_or_si128(v, case_bit);
+        __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
+                                      _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1)));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                      _mm_cmplt_epi8(v, _mm_set1_epi8(':' + 1)));
+        __m128i sign = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('+'))),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
+        sign = _mm_or_si128(sign, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+        unsigned bad = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), sign)) & 0xffffu;
+        if (bad)
+            return q + __builtin_ctz(bad);
+        q += 16;
+    }
+#endif
+    while (q < end && (cls[*q] & C_NAME))
+        q++;
+    return q;
+}
+
+/* The first byte in [q, end) that stops a tag value's scan (C_VSTOP: " \
+ * and the line ends), or end. */
+static inline const unsigned char *value_stop(const unsigned char *q, const unsigned char *end)
+{
+#ifdef LEX_SSE2
+    while (end - q >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+        unsigned stop = (unsigned)_mm_movemask_epi8(hit);
+        if (stop)
+            return q + __builtin_ctz(stop);
+        q += 16;
+    }
+#endif
+    while (q < end && !(cls[*q] & C_VSTOP))
+        q++;
+    return q;
+}
+
 /* [Name "value"] on one line, in the chunk, without escapes and with no
  * quote in the value that blanks and ] follow; NO_TOKEN otherwise. */
 static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
@@ -917,8 +976,7 @@ static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
     const unsigned char *name = q;
-    while (q < end && (cls[*q] & C_NAME))
-        q++;
+    q = name_stop(q, end);
     size_t nlen = (size_t)(q - name);
     if (nlen == 0 || nlen > LEX_MAX_NAME)
         return NO_TOKEN;
@@ -928,8 +986,7 @@ static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
         return NO_TOKEN;
     const unsigned char *value = ++q, *quote;
     for (;;) {
-        while (q < end && !(cls[*q] & C_VSTOP))
-            q++;
+        q = value_stop(q, end);
         if (q == end || *q != '"')
             return NO_TOKEN; /* an escape or the line end: the scanner decides */
         quote = q++;
@@ -1242,12 +1299,83 @@ static lex_kind_t next_unskipped(lexer_t *lx, lex_token_t *tok, unsigned skip, u
 
 lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
 {
+    /* A tag line, the usual token outside movetext, without the general loop. */
+    if (lx->st == ST_IDLE && !lx->has_pend && !lx->drained) {
+        const unsigned char *p = lx->p, *end = lx->end;
+        while (p < end && (cls[*p] & C_WS)) {
+            if (cls[*p] & C_EOL)
+                line_end(lx, p);
+            p++;
+        }
+        lx->p = p;
+        if (p < end && *p == '[' && fast_tag(lx, tok, p) == TOK_TAG)
+            return TOK_TAG;
+    }
     return next_unskipped(lx, tok, 0, NULL);
 }
 
+#define MAINLINE_SKIP (1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG)
+
+/* The usual movetext ("12. Nf3 Nc6 13. O-O") read here without the general
+ * loop: blanks, move numbers and closed comments passed over, a symbol
+ * that starts with a letter handed out, as next_fast() would; anything
+ * else, or a token that may go on in the next chunk, goes to the general
+ * loop from where this one stopped. */
 lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
 {
-    return next_unskipped(lx, tok, 1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG, passed_end);
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (p < end) {
+        unsigned char c = *p, k = cls[c] & ~C_RES;
+        const unsigned char *q = p + 1;
+        if (k & C_WS) {
+            if (k & C_EOL)
+                line_end(lx, p);
+            p = q;
+        } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
+            /* A move number: digits, then dots. */
+            while (q < end && (cls[*q] & C_DIGIT))
+                q++;
+            if (q == end || *q != '.')
+                break;
+            do
+                q++;
+            while (q < end && *q == '.');
+            if (q == end || (size_t)(q - p) > LEX_MAX_SYMBOL)
+                break;
+            *passed_end = off_of(lx, q);
+            p = q;
+        } else if (k == (C_SYM | C_NAME)) {
+            /* A letter: a move, read as fast_symbol() reads it. */
+            while (q < end && (cls[*q] & C_SYM))
+                q++;
+            size_t n = (size_t)(q - p);
+            if (q == end || n > LEX_MAX_SYMBOL)
+                break;
+            uint64_t off = off_of(lx, p);
+            *tok = (lex_token_t){
+                .kind = TOK_SYMBOL,
+                .offset = off,
+                .end = off + n,
+                .line = lx->line,
+                .col = col_at(lx->line_start, off),
+                .text = (const char *)p,
+                .len = n,
+            };
+            lx->p = q + (*q == ' ');
+            return TOK_SYMBOL;
+        } else if (c == '{') {
+            lx->p = p;
+            if (fast_brace(lx, tok, p, MAINLINE_SKIP, passed_end) != PASSED)
+                break;
+            p = lx->p;
+        } else {
+            break;
+        }
+    }
+    lx->p = p;
+    return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
 }
 
 /* A line whose reading does not depend on what came before it (-j cuts). */
@@ -1274,4 +1402,61 @@ bool lex_plain_tag_line(const char *buf, size_t i, size_t len)
     while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
         k++;
     return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
+}
+
+size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end)
+{
+    size_t n = 0;
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return 0;
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (p < end && n < max) {
+        unsigned char c = *p, k = cls[c] & ~C_RES;
+        const unsigned char *q = p + 1;
+        if (k & C_WS) {
+            if (k & C_EOL)
+                line_end(lx, p);
+            p = q;
+        } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
+            /* A move number, as lex_next_mainline() passes it. */
+            while (q < end && (cls[*q] & C_DIGIT))
+                q++;
+            if (q == end || *q != '.')
+                break;
+            do
+                q++;
+            while (q < end && *q == '.');
+            if (q == end || (size_t)(q - p) > LEX_MAX_SYMBOL)
+                break;
+            *passed_end = off_of(lx, q);
+            p = q;
+        } else if (k == (C_SYM | C_NAME)) {
+            unsigned seen = 0;
+            while (q < end && (cls[*q] & C_SYM))
+                seen |= cls[*q++];
+            size_t len = (size_t)(q - p);
+            if (q == end || len > LEX_MAX_SYMBOL)
+                break;
+            uint64_t off = off_of(lx, p);
+            moves[n++] = (lex_move_t){
+                .text = (const char *)p,
+                .len = (uint32_t)len,
+                .col = col_at(lx->line_start, off),
+                .line = lx->line,
+                .end = off + len,
+            };
+            p = q + (*q == ' ');
+            if (seen & C_RES)
+                break; /* "Rd6+1-0": the game may end here */
+        } else if (c == '{') {
+            lx->p = p;
+            if (fast_brace(lx, NULL, p, MAINLINE_SKIP, passed_end) != PASSED)
+                break;
+            p = lx->p;
+        } else {
+            break;
+        }
+    }
+    lx->p = p;
+    return n;
 }

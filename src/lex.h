@@ -98,4 +98,22 @@ lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok);
  * token of another kind. */
 lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end);
 
+/* A symbol read by lex_next_moves(): a move, or something the reader reads
+ * as movetext does ("Sf3", "Rd6+1-0"). */
+typedef struct lex_move {
+    const char *text; /* its bytes, in the chunk: valid until the next call */
+    uint32_t len;
+    uint32_t col;     /* of its first byte */
+    uint64_t line;
+    uint64_t end;     /* stream offset one past its last byte; it starts at end - len */
+} lex_move_t;
+
+/* The usual movetext, many moves a call: passes over blanks, move numbers
+ * and comments as lex_next_mainline() does (the end of the last one passed
+ * over goes to *passed_end), and writes up to max symbols that start with a
+ * letter to moves[].  Stops before anything else, and after a symbol with a
+ * 0 or / in it (a result may end the game there).  Returns how many it
+ * wrote; lex_next_mainline() or lex_next() reads on from where it stopped. */
+size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end);
+
 #endif

@@ -20,6 +20,7 @@
 #define MAX_TAGS 4096            /* tags kept per game; more are read and dropped */
 #define MAX_ARENA (8u << 20)     /* bytes of tag text kept per game */
 #define QUEUE_MAX 3
+#define RUN_MOVES 16             /* moves asked of the lexer at a time */
 
 enum state { IDLE, TAGS, MOVES };
 
@@ -225,9 +226,9 @@ static unsigned name_bit(const char *name, size_t len)
     return (unsigned)(len * 31u + a * 7u + z) & 255u;
 }
 
-static bool tag_known(const arb_reader *r, const char *name, size_t len)
+/* Is a tag of this name, whose name_bit() is bit, kept already? */
+static bool tag_known(const arb_reader *r, const char *name, size_t len, unsigned bit)
 {
-    unsigned bit = name_bit(name, len);
     if (!(r->names_seen[bit >> 6] >> (bit & 63) & 1))
         return false;
     for (size_t i = 0; i < r->ntags; i++)
@@ -262,7 +263,8 @@ static enum known tag_kind(const char *s, size_t n)
     }
 }
 
-static void tag_add(arb_reader *r, const lex_token_t *t)
+/* Keeps tag t, whose name's name_bit() is bit. */
+static void tag_add(arb_reader *r, const lex_token_t *t, unsigned bit)
 {
     if (r->ntags >= MAX_TAGS || r->arena_len + t->len + t->value_len + 2 > MAX_ARENA)
         return;
@@ -280,7 +282,6 @@ static void tag_add(arb_reader *r, const lex_token_t *t)
     if (n == SIZE_MAX)
         return;
     size_t v = n + t->len + 1;
-    unsigned bit = name_bit(t->text, t->len);
     r->names_seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
     enum known k = tag_kind(t->text, t->len);
     if (k != K_OTHER && r->known[k] == NO_TAG)
@@ -521,8 +522,9 @@ static inline bool move_start(unsigned char c)
 }
 
 /* play_text() for the usual case, a legal piece or pawn move that is the
- * whole token: returns false, having done nothing, for anything else. */
-static bool play_plain(arb_reader *r, const lex_token_t *t, const san_syntax_t *s)
+ * whole token, which ends at stream offset end: returns false, having done
+ * nothing, for anything else. */
+static inline bool play_plain(arb_reader *r, uint64_t end, const san_syntax_t *s)
 {
     move_t m;
     uint32_t ply = r->rules.ply + 1;
@@ -533,7 +535,7 @@ static bool play_plain(arb_reader *r, const lex_token_t *t, const san_syntax_t *
         r->oom = true;
         return true;
     }
-    r->ply_end[ply] = t->end;
+    r->ply_end[ply] = end;
     r->ply_marked = (size_t)ply + 1;
     return true;
 }
@@ -576,6 +578,30 @@ static bool play(arb_reader *r, const lex_token_t *t)
     char c0 = t->text[0];
     if (!found && r->replaying && (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')))
         play_text(r, t, t->text, t->len, t->col, NULL);
+    return false;
+}
+
+/* A symbol of a run from lex_next_moves(), as the mainline loop reads one:
+ * returns true if a result in it ended the game. */
+static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
+{
+    r->rec.where.end = mv->end;
+    san_syntax_t s;
+    bool plain = san_parse(mv->text, mv->len, &s) == 0;
+    if (plain && (!r->replaying || play_plain(r, mv->end, &s)))
+        return false;
+    lex_token_t t = {
+        .kind = TOK_SYMBOL,
+        .offset = mv->end - mv->len,
+        .end = mv->end,
+        .line = mv->line,
+        .col = mv->col,
+        .text = mv->text,
+        .len = mv->len,
+    };
+    if (!plain)
+        return play(r, &t);
+    play_text(r, &t, t.text, t.len, t.col, &s);
     return false;
 }
 
@@ -747,20 +773,21 @@ static bool step(arb_reader *r, const lex_token_t *t)
             return false;
         if (t->kind == TOK_TAG) {
             game_begin(r, t, TAGS);
-            tag_add(r, t);
+            tag_add(r, t, name_bit(t->text, t->len));
             return false;
         }
         game_begin(r, t, MOVES);
         break;
     case TAGS:
         if (t->kind == TOK_TAG) {
-            if (tag_known(r, t->text, t->len)) {
+            unsigned bit = name_bit(t->text, t->len);
+            if (tag_known(r, t->text, t->len, bit)) {
                 push_back(r, t);
                 game_complete(r);
                 return true;
             }
             r->rec.where.end = t->end;
-            tag_add(r, t);
+            tag_add(r, t, bit);
             return false;
         }
         if (t->kind == TOK_COMMENT || (t->kind == TOK_BAD && t->text && t->text[0] == '[')) {
@@ -853,7 +880,27 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         if (fresh && r->state == MOVES && r->depth == 0 && !r->pend && !r->skip_line && !r->holding) {
             /* The usual movetext, as step() would take it: move numbers,
              * comments and glyphs only move the game's end, and moves that
-             * resolve change none of the conditions above. */
+             * resolve change none of the conditions above.  Runs of moves
+             * first, then one token at a time for the rest. */
+            bool ended = false;
+            for (;;) {
+                lex_move_t run[RUN_MOVES];
+                uint64_t passed = 0;
+                size_t n = lex_next_moves(r->lx, run, RUN_MOVES, &passed);
+                for (size_t i = 0; i < n && !ended && !r->oom; i++)
+                    ended = play_run_symbol(r, &run[i]);
+                if (passed > r->rec.where.end)
+                    r->rec.where.end = passed;
+                if (ended || r->oom || n < RUN_MOVES)
+                    break;
+            }
+            if (r->oom)
+                break;
+            if (ended) {
+                game_complete(r);
+                if (oom) *oom = r->oom;
+                return &r->rec;
+            }
             bool move;
             for (;;) {
                 lex_next_mainline(r->lx, &t, &r->rec.where.end);
@@ -864,7 +911,7 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 san_syntax_t s;
                 if (san_parse(t.text, t.len, &s) < 0)
                     break; /* not one move: read as play() reads it */
-                if (r->replaying && !play_plain(r, &t, &s))
+                if (r->replaying && !play_plain(r, t.end, &s))
                     play_text(r, &t, t.text, t.len, t.col, &s);
                 if (r->oom)
                     break;

@@ -1198,6 +1198,150 @@ START_TEST(chunks_fuzz)
 }
 END_TEST
 
+/* ---- the mainline readings ---- */
+
+/* How the reader in the mainline reads: lex_next() with move numbers,
+ * comments and glyphs dropped (the reference), lex_next_mainline(), or runs
+ * of lex_next_moves() of at most `run` symbols with lex_next_mainline() for
+ * what they stop at.  One line per token kept, then the end of the last
+ * token read, kept or not. */
+enum reading { BY_LEX_NEXT, BY_MAINLINE, BY_RUNS };
+
+static void sb_brief(sbuf_t *b, lex_kind_t kind, uint64_t off, uint64_t end, uint64_t line, uint32_t col,
+                     const char *text, size_t len)
+{
+    sb_printf(b, "%d %" PRIu64 "-%" PRIu64 " %" PRIu64 ":%u ", (int)kind, off, end, line, (unsigned)col);
+    if (text)
+        sb_bytes(b, text, len);
+    sb_putn(b, "\n", 1);
+}
+
+static char *lex_reading(const char *in, size_t n, cut_t cut, enum reading how, size_t run)
+{
+    const unsigned skipped = 1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG;
+    lexer_t *lx = lex_new();
+    ck_assert_ptr_nonnull(lx);
+    sbuf_t out = {0};
+    sb_putn(&out, "", 0);
+    char *chunk = NULL;
+    size_t fed = 0;
+    uint64_t seed = cut.seed | 1, where = 0;
+    lex_move_t moves[8];
+    for (;;) {
+        if (how == BY_RUNS) {
+            uint64_t passed = 0;
+            size_t got = lex_next_moves(lx, moves, run, &passed);
+            CHECK(got <= run, "%zu symbols for room for %zu", got, run);
+            for (size_t i = 0; i < got; i++) {
+                const lex_move_t *m = &moves[i];
+                CHECK(m->end >= where, "run symbol ends at %" PRIu64 ", before %" PRIu64, m->end, where);
+                sb_brief(&out, TOK_SYMBOL, m->end - m->len, m->end, m->line, m->col, m->text, m->len);
+                where = m->end;
+            }
+            if (passed > where)
+                where = passed;
+            if (got == run)
+                continue;
+        }
+        lex_token_t t;
+        uint64_t passed = 0;
+        lex_kind_t k = how == BY_LEX_NEXT ? lex_next(lx, &t) : lex_next_mainline(lx, &t, &passed);
+        CHECK(passed == 0 || passed >= where, "passed over up to %" PRIu64 ", after %" PRIu64, passed, where);
+        if (passed > where)
+            where = passed;
+        if (k == TOK_MORE) {
+            free(chunk);
+            chunk = NULL;
+            if (fed == n) {
+                lex_finish(lx);
+                continue;
+            }
+            size_t want = n - fed;
+            if (cut.rmax)
+                want = 1 + (size_t)(next_random(&seed) % cut.rmax);
+            else if (cut.fixed)
+                want = cut.fixed;
+            if (want > n - fed)
+                want = n - fed;
+            chunk = malloc(want);
+            CHECK(chunk != NULL, "out of memory");
+            memcpy(chunk, in + fed, want);
+            lex_feed(lx, chunk, want);
+            fed += want;
+            continue;
+        }
+        if (k == TOK_EOF)
+            break;
+        CHECK(how == BY_LEX_NEXT || !(skipped >> k & 1), "kind %d handed out in the mainline", (int)k);
+        where = t.end;
+        if (!(skipped >> k & 1))
+            sb_brief(&out, k, t.offset, t.end, t.line, t.col, t.text, t.len);
+    }
+    sb_printf(&out, "read up to %" PRIu64 "\n", where);
+    free(chunk);
+    lex_free(lx);
+    return out.s;
+}
+
+/* The three readings agree, however the input is cut. */
+static void mainline_readings_agree(const char *in, size_t n, uint64_t seeds)
+{
+    char *want = lex_reading(in, n, (cut_t){0}, BY_LEX_NEXT, 0);
+    for (uint64_t seed = 0; seed <= seeds; seed++) {
+        cut_t cut = seed ? (cut_t){.rmax = 1 + seed % 23, .seed = seed} : (cut_t){0};
+        for (int how = BY_MAINLINE; how <= BY_RUNS; how++) {
+            size_t run = how == BY_RUNS ? 1 + (size_t)(seed % 8) : 0;
+            char *got = lex_reading(in, n, cut, (enum reading)how, run);
+            if (strcmp(want, got) != 0) {
+                sbuf_t shown = {0};
+                sb_bytes(&shown, in, n < 300 ? n : 300);
+                ck_abort_msg("reading %d (runs of %zu), seed %" PRIu64 ", input \"%s\":\nlex_next:\n%s\nmainline:\n%s",
+                             how, run, seed, shown.s, want, got);
+            }
+            free(got);
+        }
+    }
+    free(want);
+}
+
+START_TEST(mainline_corpus_like)
+{
+    for (size_t i = 0; i < sizeof corpus_like / sizeof corpus_like[0]; i++)
+        mainline_readings_agree(corpus_like[i], strlen(corpus_like[i]), 60);
+    /* A result glued to a move ends a run; the symbols after it are read anew. */
+    const char *glued = "1. e4 e5 2. Rd6+1-0 Nf3 3. Bb5/ a6 1/2-1/2 Ke2 {x} 0-1";
+    mainline_readings_agree(glued, strlen(glued), 60);
+    lex_move_t moves[8];
+    uint64_t passed = 0;
+    lexer_t *lx = lex_new();
+    lex_feed(lx, glued, strlen(glued));
+    lex_token_t t;
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 0); /* the stream start: a mark may come */
+    ck_assert_int_eq(lex_next_mainline(lx, &t, &passed), TOK_SYMBOL); /* e4 */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 2);
+    ck_assert_uint_eq(moves[1].len, 7); /* Rd6+1-0, the last of its run */
+    ck_assert_uint_eq(passed, 11);       /* the end of "2." */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 2); /* Nf3, Bb5/ */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 1); /* a6, then a result */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 0);
+    lex_free(lx);
+}
+END_TEST
+
+START_TEST(mainline_fuzz)
+{
+    static const char alphabet[] = " \n\r{}()$!?.-/0123e4xNO=+#*;[]\"%\xc2\xbd";
+    uint64_t seed = 777;
+    char in[120];
+    for (int round = 0; round < 1500; round++) {
+        size_t n = (size_t)(next_random(&seed) % sizeof in);
+        for (size_t i = 0; i < n; i++)
+            in[i] = alphabet[next_random(&seed) % (sizeof alphabet - 1)];
+        mainline_readings_agree(in, n, 4);
+    }
+}
+END_TEST
+
 static Suite *lex_suite(void)
 {
     Suite *s = suite_create("lex");
@@ -1265,6 +1409,8 @@ static Suite *lex_suite(void)
         CASE(long_comment),
         CASE(chunks_corpus_like),
         CASE(chunks_fuzz),
+        CASE(mainline_corpus_like),
+        CASE(mainline_fuzz),
 #undef CASE
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
