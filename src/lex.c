@@ -1316,94 +1316,10 @@ lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
 
 #define MAINLINE_SKIP (1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG)
 
-/* The usual movetext ("12. Nf3 Nc6 13. O-O") read here without the general
- * loop: blanks, move numbers and closed comments passed over, a symbol
- * that starts with a letter handed out, as next_fast() would; anything
- * else, or a token that may go on in the next chunk, goes to the general
- * loop from where this one stopped. */
-lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
-{
-    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
-        return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
-    const unsigned char *p = lx->p, *end = lx->end;
-    while (p < end) {
-        unsigned char c = *p, k = cls[c] & ~C_RES;
-        const unsigned char *q = p + 1;
-        if (k & C_WS) {
-            if (k & C_EOL)
-                line_end(lx, p);
-            p = q;
-        } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
-            /* A move number: digits, then dots. */
-            while (q < end && (cls[*q] & C_DIGIT))
-                q++;
-            if (q == end || *q != '.')
-                break;
-            do
-                q++;
-            while (q < end && *q == '.');
-            if (q == end || (size_t)(q - p) > LEX_MAX_SYMBOL)
-                break;
-            *passed_end = off_of(lx, q);
-            p = q;
-        } else if (k == (C_SYM | C_NAME)) {
-            /* A letter: a move, read as fast_symbol() reads it. */
-            while (q < end && (cls[*q] & C_SYM))
-                q++;
-            size_t n = (size_t)(q - p);
-            if (q == end || n > LEX_MAX_SYMBOL)
-                break;
-            uint64_t off = off_of(lx, p);
-            *tok = (lex_token_t){
-                .kind = TOK_SYMBOL,
-                .offset = off,
-                .end = off + n,
-                .line = lx->line,
-                .col = col_at(lx->line_start, off),
-                .text = (const char *)p,
-                .len = n,
-            };
-            lx->p = q + (*q == ' ');
-            return TOK_SYMBOL;
-        } else if (c == '{') {
-            lx->p = p;
-            if (fast_brace(lx, tok, p, MAINLINE_SKIP, passed_end) != PASSED)
-                break;
-            p = lx->p;
-        } else {
-            break;
-        }
-    }
-    lx->p = p;
-    return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
-}
-
-/* A line whose reading does not depend on what came before it (-j cuts). */
-bool lex_plain_tag_line(const char *buf, size_t i, size_t len)
-{
-    size_t k = i + 1, start = k;
-    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
-                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
-        k++;
-    if (k == start || k >= len || buf[k] != ' ')
-        return false;
-    while (k < len && buf[k] == ' ')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
-        k++;
-    if (k >= len || buf[k++] != '"')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    if (k >= len || buf[k++] != ']')
-        return false;
-    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-        k++;
-    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
-}
-
+/* The usual movetext ("12. Nf3 Nc6 13. O-O") without the general loop:
+ * blanks, move numbers and closed comments passed over, symbols that start
+ * with a letter read as fast_symbol() reads them; anything else, or a token
+ * that may go on in the next chunk, is left to the general loop. */
 size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end)
 {
     size_t n = 0;
@@ -1418,7 +1334,7 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
                 line_end(lx, p);
             p = q;
         } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
-            /* A move number, as lex_next_mainline() passes it. */
+            /* A move number, as fast_symbol() passes it. */
             while (q < end && (cls[*q] & C_DIGIT))
                 q++;
             if (q == end || *q != '.')
@@ -1459,4 +1375,49 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     }
     lx->p = p;
     return n;
+}
+
+lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
+{
+    /* A move as a run of one, when it comes that way, else the general loop. */
+    lex_move_t m;
+    if (lex_next_moves(lx, &m, 1, passed_end) == 1) {
+        *tok = (lex_token_t){
+            .kind = TOK_SYMBOL,
+            .offset = m.end - m.len,
+            .end = m.end,
+            .line = m.line,
+            .col = m.col,
+            .text = m.text,
+            .len = m.len,
+        };
+        return TOK_SYMBOL;
+    }
+    return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
+}
+
+/* A line whose reading does not depend on what came before it (-j cuts). */
+bool lex_plain_tag_line(const char *buf, size_t i, size_t len)
+{
+    size_t k = i + 1, start = k;
+    while (k < len && ((buf[k] >= 'A' && buf[k] <= 'Z') || (buf[k] >= 'a' && buf[k] <= 'z') ||
+                       (buf[k] >= '0' && buf[k] <= '9') || (buf[k] && strchr("_+#=:-", buf[k]))))
+        k++;
+    if (k == start || k >= len || buf[k] != ' ')
+        return false;
+    while (k < len && buf[k] == ' ')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && buf[k] != '"' && buf[k] != '\\' && buf[k] != '\n' && buf[k] != '\r')
+        k++;
+    if (k >= len || buf[k++] != '"')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    if (k >= len || buf[k++] != ']')
+        return false;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    return k < len && (buf[k] == '\n' || (buf[k] == '\r' && k + 1 < len && buf[k + 1] == '\n'));
 }

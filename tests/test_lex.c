@@ -213,6 +213,31 @@ static uint64_t next_random(uint64_t *s)
     return *s * 2685821657736338717u;
 }
 
+/* After TOK_MORE: frees the chunk the lexer let go of and feeds the next
+ * piece of in[0..n) as cut tells (a fresh heap copy), or finishes. */
+static void feed_next(lexer_t *lx, const char *in, size_t n, size_t *fed, char **chunk, cut_t cut,
+                      uint64_t *seed)
+{
+    free(*chunk);
+    *chunk = NULL;
+    if (*fed == n) {
+        lex_finish(lx);
+        return;
+    }
+    size_t want = n - *fed;
+    if (cut.rmax)
+        want = 1 + (size_t)(next_random(seed) % cut.rmax);
+    else if (cut.fixed)
+        want = cut.fixed;
+    if (want > n - *fed)
+        want = n - *fed;
+    *chunk = malloc(want);
+    CHECK(*chunk != NULL, "out of memory");
+    memcpy(*chunk, in + *fed, want);
+    lex_feed(lx, *chunk, want);
+    *fed += want;
+}
+
 /* Lexes in[0..n) cut as told; returns the tokens, one a line (brief or
  * full), after checking each against the input.  Caller frees. */
 static char *lex_all(const char *in, size_t n, cut_t cut, int full)
@@ -233,24 +258,7 @@ static char *lex_all(const char *in, size_t n, cut_t cut, int full)
         CHECK(k == t.kind, "lex_next returned %d, token kind %d", (int)k, (int)t.kind);
         if (k == TOK_MORE) {
             CHECK(eofs == 0, "TOK_MORE after TOK_EOF");
-            free(chunk);
-            chunk = NULL;
-            if (fed == n) {
-                lex_finish(lx);
-                continue;
-            }
-            size_t want = n - fed;
-            if (cut.rmax)
-                want = 1 + (size_t)(next_random(&seed) % cut.rmax);
-            else if (cut.fixed)
-                want = cut.fixed;
-            if (want > n - fed)
-                want = n - fed;
-            chunk = malloc(want);
-            CHECK(chunk != NULL, "out of memory");
-            memcpy(chunk, in + fed, want);
-            lex_feed(lx, chunk, want);
-            fed += want;
+            feed_next(lx, in, n, &fed, &chunk, cut, &seed);
             continue;
         }
         if (k == TOK_EOF) {
@@ -1250,24 +1258,7 @@ static char *lex_reading(const char *in, size_t n, cut_t cut, enum reading how, 
         if (passed > where)
             where = passed;
         if (k == TOK_MORE) {
-            free(chunk);
-            chunk = NULL;
-            if (fed == n) {
-                lex_finish(lx);
-                continue;
-            }
-            size_t want = n - fed;
-            if (cut.rmax)
-                want = 1 + (size_t)(next_random(&seed) % cut.rmax);
-            else if (cut.fixed)
-                want = cut.fixed;
-            if (want > n - fed)
-                want = n - fed;
-            chunk = malloc(want);
-            CHECK(chunk != NULL, "out of memory");
-            memcpy(chunk, in + fed, want);
-            lex_feed(lx, chunk, want);
-            fed += want;
+            feed_next(lx, in, n, &fed, &chunk, cut, &seed);
             continue;
         }
         if (k == TOK_EOF)
