@@ -1299,19 +1299,9 @@ static lex_kind_t next_unskipped(lexer_t *lx, lex_token_t *tok, unsigned skip, u
 
 lex_kind_t lex_next(lexer_t *lx, lex_token_t *tok)
 {
-    /* A tag line, the usual token outside movetext, without the general loop. */
-    if (lx->st == ST_IDLE && !lx->has_pend && !lx->drained) {
-        const unsigned char *p = lx->p, *end = lx->end;
-        while (p < end && (cls[*p] & C_WS)) {
-            if (cls[*p] & C_EOL)
-                line_end(lx, p);
-            p++;
-        }
-        lx->p = p;
-        if (p < end && *p == '[' && fast_tag(lx, tok, p) == TOK_TAG)
-            return TOK_TAG;
-    }
-    return next_unskipped(lx, tok, 0, NULL);
+    /* next_unskipped() with nothing to skip, without its loop. */
+    int k = next_fast(lx, tok, 0, NULL);
+    return k == NO_TOKEN ? next_slow(lx, tok) : (lex_kind_t)k;
 }
 
 #define MAINLINE_SKIP (1u << TOK_MOVENUM | 1u << TOK_COMMENT | 1u << TOK_NAG)
