@@ -23,6 +23,15 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
 #define ARB_NOINLINE
 #endif
 
+/* The other way round: a fast path shared by two callers, each of which
+ * would pay more for a call (and for its arguments in memory) than for the
+ * copy.  Use with `static inline`. */
+#ifdef ARB_HAVE_ALWAYS_INLINE
+#define ARB_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ARB_ALWAYS_INLINE
+#endif
+
 /* A piece code is its type with the colour in bit 3; 0 is an empty square. */
 #define PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
 #define PIECE_TYPE(p) ((p) & 7)

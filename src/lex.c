@@ -27,6 +27,14 @@
 #define LEX_SSE2 1
 #endif
 
+/* A fast path shared by two callers, each of which would pay more for a
+ * call than for the copy (configure.ac tests for the attribute). */
+#ifdef ARB_HAVE_ALWAYS_INLINE
+#define LEX_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define LEX_ALWAYS_INLINE
+#endif
+
 /* Raw tag value bytes kept when a value spans chunks.  Twice the value cap
  * (plus slack) because an escaped value shrinks at most by half when
  * unescaped, so the first LEX_MAX_VALUE unescaped bytes always lie within
@@ -968,44 +976,55 @@ static inline const unsigned char *value_stop(const unsigned char *q, const unsi
     return q;
 }
 
-/* [Name "value"] on one line, in the chunk, without escapes and with no
- * quote in the value that blanks and ] follow; NO_TOKEN otherwise. */
-static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+/* The plain tag [Name "value"] whose '[' is at p, all of it in [p, end):
+ * one line, no escape, no quote in the value that blanks and ] follow.
+ * Returns its ']' with the name and value set, or NULL for any other shape
+ * (the scanner decides those). */
+static inline LEX_ALWAYS_INLINE const unsigned char *plain_tag(const unsigned char *p, const unsigned char *end,
+                                             const unsigned char **name, size_t *nlen,
+                                             const unsigned char **value, size_t *vlen)
 {
-    const unsigned char *q = p + 1, *end = lx->end;
+    const unsigned char *q = p + 1;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-    const unsigned char *name = q;
+    *name = q;
     q = name_stop(q, end);
-    size_t nlen = (size_t)(q - name);
-    if (nlen == 0 || nlen > LEX_MAX_NAME)
-        return NO_TOKEN;
+    *nlen = (size_t)(q - *name);
+    if (*nlen == 0 || *nlen > LEX_MAX_NAME)
+        return NULL;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
     if (q == end || *q != '"')
-        return NO_TOKEN;
-    const unsigned char *value = ++q, *quote;
+        return NULL;
+    const unsigned char *v = ++q, *quote;
     for (;;) {
         q = value_stop(q, end);
         if (q == end || *q != '"')
-            return NO_TOKEN; /* an escape or the line end: the scanner decides */
+            return NULL; /* an escape or the line end */
         quote = q++;
         while (q < end && (*q == ' ' || *q == '\t'))
             q++;
         if (q == end)
-            return NO_TOKEN;
+            return NULL;
         if (*q == ']')
             break;
         /* The quote was part of the value; look at this byte again. */
     }
-    size_t vlen = (size_t)(quote - value);
-    if (vlen > LEX_MAX_VALUE)
-        return NO_TOKEN;
+    *value = v;
+    *vlen = (size_t)(quote - v);
+    return *vlen > LEX_MAX_VALUE ? NULL : q;
+}
+
+/* The tag token of a plain_tag() from p to its ']' at close. */
+static inline void plain_tag_token(const lexer_t *lx, lex_token_t *tok, const unsigned char *p,
+                                   const unsigned char *close, const unsigned char *name, size_t nlen,
+                                   const unsigned char *value, size_t vlen)
+{
     uint64_t off = off_of(lx, p);
     *tok = (lex_token_t){
         .kind = TOK_TAG,
         .offset = off,
-        .end = off_of(lx, q) + 1,
+        .end = off + (uint64_t)(close - p) + 1,
         .line = lx->line,
         .col = col_at(lx->line_start, off),
         .text = (const char *)name,
@@ -1013,7 +1032,18 @@ static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
         .value = (const char *)value,
         .value_len = vlen,
     };
-    lx->p = q + 1;
+}
+
+/* A plain tag (plain_tag()) as a token; NO_TOKEN for any other shape. */
+static int fast_tag(lexer_t *lx, lex_token_t *tok, const unsigned char *p)
+{
+    const unsigned char *name, *value;
+    size_t nlen, vlen;
+    const unsigned char *close = plain_tag(p, lx->end, &name, &nlen, &value, &vlen);
+    if (!close)
+        return NO_TOKEN;
+    plain_tag_token(lx, tok, p, close, name, nlen, value, vlen);
+    lx->p = close + 1;
     return TOK_TAG;
 }
 
@@ -1315,7 +1345,7 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     size_t n = 0;
     if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
         return 0;
-    const unsigned char *p = lx->p, *end = lx->end;
+    const unsigned char *p = lx->p, *end = lx->end, *passed = NULL;
     while (p < end && n < max) {
         unsigned char c = *p, k = cls[c] & ~C_RES;
         const unsigned char *q = p + 1;
@@ -1324,7 +1354,8 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
                 line_end(lx, p);
             p = q;
         } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
-            /* A move number, as fast_symbol() passes it. */
+            /* A move number, as fast_symbol() passes it (and the usual
+             * blank after it); its end is written once, at the end. */
             while (q < end && (cls[*q] & C_DIGIT))
                 q++;
             if (q == end || *q != '.')
@@ -1334,8 +1365,8 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
             while (q < end && *q == '.');
             if (q == end || (size_t)(q - p) > LEX_MAX_SYMBOL)
                 break;
-            *passed_end = off_of(lx, q);
-            p = q;
+            passed = q;
+            p = q + (*q == ' ');
         } else if (k == (C_SYM | C_NAME)) {
             unsigned seen = 0;
             while (q < end && (cls[*q] & C_SYM))
@@ -1358,11 +1389,13 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
             lx->p = p;
             if (fast_brace(lx, NULL, p, MAINLINE_SKIP, passed_end) != PASSED)
                 break;
-            p = lx->p;
+            p = passed = lx->p;
         } else {
             break;
         }
     }
+    if (passed)
+        *passed_end = off_of(lx, passed);
     lx->p = p;
     return n;
 }
@@ -1384,6 +1417,45 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
         return TOK_SYMBOL;
     }
     return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
+}
+
+/* The usual tag section without the general loop: blanks and line ends
+ * passed over, then plain tags (plain_tag()) each alone on its line, the
+ * line end in the chunk, so that no reader need wait for the rest of the
+ * line.  Anything else is left to the general loop. */
+size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4])
+{
+    size_t n = 0;
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return 0;
+    const unsigned char *p = lx->p, *end = lx->end;
+    while (n < max) {
+        while (p < end && (cls[*p] & C_WS)) {
+            if (cls[*p] & C_EOL)
+                line_end(lx, p);
+            p++;
+        }
+        if (p == end || *p != '[')
+            break;
+        const unsigned char *name, *value;
+        size_t nlen, vlen;
+        const unsigned char *close = plain_tag(p, end, &name, &nlen, &value, &vlen);
+        if (!close)
+            break;
+        const unsigned char *q = close + 1;
+        while (q < end && (cls[*q] & (C_WS | C_EOL)) == C_WS)
+            q++;
+        if (q == end || !(cls[*q] & C_EOL))
+            break;
+        unsigned bit = lex_name_bit((const char *)name, nlen);
+        if (seen[bit >> 6] >> (bit & 63) & 1)
+            break; /* perhaps a name the game has: the caller looks */
+        seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        plain_tag_token(lx, &tags[n++], p, close, name, nlen, value, vlen);
+        p = q;
+    }
+    lx->p = p;
+    return n;
 }
 
 /* A line whose reading does not depend on what came before it (-j cuts). */

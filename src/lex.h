@@ -116,4 +116,26 @@ typedef struct lex_move {
  * wrote; lex_next_mainline() or lex_next() reads on from where it stopped. */
 size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end);
 
+/* The bit of a tag name in a 256-bit set of names (0..255), from its
+ * length and its first, middle and last bytes: a filter, as two names may
+ * share a bit, so a set bit means "look", a clear one "not there".  (The
+ * names of lichess and chess.com exports each get a bit of their own.) */
+static inline unsigned lex_name_bit(const char *name, size_t len)
+{
+    if (len == 0)
+        return 0;
+    const unsigned char *u = (const unsigned char *)name;
+    uint32_t x = (uint32_t)len << 24 ^ (uint32_t)u[0] << 16 ^ (uint32_t)u[len / 2] << 8 ^ u[len - 1];
+    return (x * 0x9E3779B1u) >> 24; /* Fibonacci hashing: the top byte mixes every input bit */
+}
+
+/* The usual tag section, many tags a call: passes over blanks and line ends
+ * and writes to tags[] up to max tags as lex_next() reads them, each a plain
+ * [Name "value"] (no escape) with nothing but blanks after it up to the end
+ * of its line.  Stops before anything else, and before a tag whose name's
+ * lex_name_bit() is set in seen[] (the caller's names so far); sets the bit
+ * of each tag it writes.  Returns how many it wrote; lex_next() reads on
+ * from where it stopped. */
+size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4]);
+
 #endif

@@ -21,6 +21,7 @@
 #define MAX_ARENA (8u << 20)     /* bytes of tag text kept per game */
 #define QUEUE_MAX 3
 #define RUN_MOVES 16             /* moves asked of the lexer at a time */
+#define RUN_TAGS 16              /* tags asked of the lexer at a time */
 
 enum state { IDLE, TAGS, MOVES };
 
@@ -50,7 +51,7 @@ struct arb_reader {
     arb_tag *tags;
     size_t ntags, tags_cap;
     size_t known[K_COUNT];       /* index in refs of the first tag of each kind, NO_TAG if none */
-    uint64_t names_seen[4];      /* bit name_bit() of each tag name kept: most new names miss */
+    uint64_t names_seen[4];      /* bit lex_name_bit() of each tag name read: most new names miss */
     char *arena;
     size_t arena_len, arena_cap;
     int depth;                   /* variation nesting */
@@ -191,11 +192,12 @@ static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
     r->state = s;
 }
 
-/* Keeps a[0..an) and b[0..bn), each with a NUL after it, side by side;
- * returns where a went, SIZE_MAX if out of memory. */
-static size_t arena_put2(arb_reader *r, const char *a, size_t an, const char *b, size_t bn)
+/* Keeps tag t's name and value, each with a NUL after it, the value gap
+ * bytes after the name (gap >= 1); returns where the name went, SIZE_MAX if
+ * out of memory.  With gap > 1 the bytes between come along: one copy. */
+static size_t arena_put_tag(arb_reader *r, const lex_token_t *t, size_t gap)
 {
-    size_t need = an + bn + 2;
+    size_t an = t->len, bn = t->value_len, need = an + gap + bn + 1;
     if (r->arena_len + need > r->arena_cap) {
         size_t cap = r->arena_cap ? r->arena_cap : 4096;
         while (cap < r->arena_len + need)
@@ -209,24 +211,26 @@ static size_t arena_put2(arb_reader *r, const char *a, size_t an, const char *b,
         r->arena_cap = cap;
     }
     char *o = r->arena + r->arena_len;
-    memcpy(o, a, an);
+    if (gap > 1) {
+        memcpy(o, t->text, an + gap + bn);
+    } else {
+        memcpy(o, t->text, an);
+        memcpy(o + an + 1, t->value, bn);
+    }
     o[an] = '\0';
-    memcpy(o + an + 1, b, bn);
-    o[an + 1 + bn] = '\0';
+    o[an + gap + bn] = '\0';
     size_t at = r->arena_len;
     r->arena_len += need;
     return at;
 }
 
-/* A bit of names_seen[] for a tag name (0..255), from its length and its
- * first and last bytes. */
-static unsigned name_bit(const char *name, size_t len)
+/* Notes a tag name, whose lex_name_bit() is bit, as perhaps kept. */
+static inline void name_seen(arb_reader *r, unsigned bit)
 {
-    unsigned char a = len ? (unsigned char)name[0] : 0, z = len ? (unsigned char)name[len - 1] : 0;
-    return (unsigned)(len * 31u + a * 7u + z) & 255u;
+    r->names_seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
 }
 
-/* Is a tag of this name, whose name_bit() is bit, kept already? */
+/* Is a tag of this name, whose lex_name_bit() is bit, kept already? */
 static bool tag_known(const arb_reader *r, const char *name, size_t len, unsigned bit)
 {
     if (!(r->names_seen[bit >> 6] >> (bit & 63) & 1))
@@ -263,9 +267,14 @@ static enum known tag_kind(const char *s, size_t n)
     }
 }
 
-/* Keeps tag t, whose name's name_bit() is bit. */
-static void tag_add(arb_reader *r, const lex_token_t *t, unsigned bit)
+/* Keeps tag t (its name's bit in names_seen is the caller's to set);
+ * in_chunk: t is a plain tag whose name and value lie in one buffer. */
+static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 {
+    /* Name "value": the value a few bytes on, copied with the name. */
+    size_t gap = in_chunk ? (size_t)(t->value - (t->text + t->len)) : 1;
+    if (gap > 8)
+        gap = 1;
     if (r->ntags >= MAX_TAGS || r->arena_len + t->len + t->value_len + 2 > MAX_ARENA)
         return;
     if (r->ntags == r->tags_cap) {
@@ -278,11 +287,10 @@ static void tag_add(arb_reader *r, const lex_token_t *t, unsigned bit)
         r->tags = tags;
         r->tags_cap = cap;
     }
-    size_t n = arena_put2(r, t->text, t->len, t->value, t->value_len);
+    size_t n = arena_put_tag(r, t, gap);
     if (n == SIZE_MAX)
         return;
-    size_t v = n + t->len + 1;
-    r->names_seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    size_t v = n + t->len + gap;
     enum known k = tag_kind(t->text, t->len);
     if (k != K_OTHER && r->known[k] == NO_TAG)
         r->known[k] = r->ntags;
@@ -521,6 +529,19 @@ static inline bool move_start(unsigned char c)
     return c >= 'A' && c != 0xc2;
 }
 
+/* Plays m, the legal move of a token that ends at stream offset end, as
+ * the next ply, the ply marks being in step (see play_plain()). */
+static inline void play_found(arb_reader *r, move_t m, uint64_t end)
+{
+    uint32_t ply = r->rules.ply + 1;
+    if (rules_play(&r->rules, m) < 0) {
+        r->oom = true;
+        return;
+    }
+    r->ply_end[ply] = end;
+    r->ply_marked = (size_t)ply + 1;
+}
+
 /* play_text() for the usual case, a legal piece or pawn move that is the
  * whole token, which ends at stream offset end: returns false, having done
  * nothing, for anything else. */
@@ -531,12 +552,7 @@ static inline bool play_plain(arb_reader *r, uint64_t end, const san_syntax_t *s
     if (s->kind != SAN_MOVE || ply >= r->ply_end_cap || ply != r->ply_marked ||
         san_resolve(r->rules.pos, s, &m, NULL, 0) != SAN_OK)
         return false;
-    if (rules_play(&r->rules, m) < 0) {
-        r->oom = true;
-        return true;
-    }
-    r->ply_end[ply] = end;
-    r->ply_marked = (size_t)ply + 1;
+    play_found(r, m, end);
     return true;
 }
 
@@ -579,6 +595,35 @@ static bool play(arb_reader *r, const lex_token_t *t)
     if (!found && r->replaying && (strchr("NBRQKO", c0) || (c0 >= 'a' && c0 <= 'h')))
         play_text(r, t, t->text, t->len, t->col, NULL);
     return false;
+}
+
+/* The moves at the head of a run from lex_next_moves() that san_quick()
+ * reads, played as play_run_symbol() would play them, with the tests it
+ * makes per move made once: the ply marks are in step and have room for
+ * the run, and each move played keeps them so.  Returns how many it
+ * played; play_run_symbol() takes the next. */
+static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
+{
+    rules_t *rules = &r->rules;
+    if (n == 0 || !r->replaying || rules->ply + 1 != r->ply_marked || rules->ply + n >= r->ply_end_cap)
+        return 0;
+    size_t i = 0;
+    for (; i < n; i++) {
+        move_t m;
+        if (san_quick(rules->pos, run[i].text, run[i].len, &m) != 0)
+            break;
+        if (rules_play(rules, m) < 0) {
+            r->oom = true; /* as play_found() leaves it */
+            r->ply_marked = rules->ply;
+            r->rec.where.end = run[i].end;
+            return i;
+        }
+        r->ply_end[rules->ply] = run[i].end;
+    }
+    r->ply_marked = (size_t)rules->ply + 1;
+    if (i > 0)
+        r->rec.where.end = run[i - 1].end;
+    return i;
 }
 
 /* A symbol of a run from lex_next_moves(), as the mainline loop reads one:
@@ -773,21 +818,23 @@ static bool step(arb_reader *r, const lex_token_t *t)
             return false;
         if (t->kind == TOK_TAG) {
             game_begin(r, t, TAGS);
-            tag_add(r, t, name_bit(t->text, t->len));
+            name_seen(r, lex_name_bit(t->text, t->len));
+            tag_add(r, t, false);
             return false;
         }
         game_begin(r, t, MOVES);
         break;
     case TAGS:
         if (t->kind == TOK_TAG) {
-            unsigned bit = name_bit(t->text, t->len);
+            unsigned bit = lex_name_bit(t->text, t->len);
             if (tag_known(r, t->text, t->len, bit)) {
                 push_back(r, t);
                 game_complete(r);
                 return true;
             }
             r->rec.where.end = t->end;
-            tag_add(r, t, bit);
+            name_seen(r, bit);
+            tag_add(r, t, false);
             return false;
         }
         if (t->kind == TOK_COMMENT || (t->kind == TOK_BAD && t->text && t->text[0] == '[')) {
@@ -866,6 +913,24 @@ static void next_token(arb_reader *r, lex_token_t *t)
     lex_next(r->lx, t);
 }
 
+/* A run of plain tags, each alone on its line, as step() takes them one at
+ * a time: none of them is held (its line is known to hold nothing else) or
+ * ends the game (the lexer stops before a name the game may have).  Returns
+ * false if the lexer had none. */
+static bool take_tags(arb_reader *r)
+{
+    lex_token_t run[RUN_TAGS];
+    size_t n = lex_next_tags(r->lx, run, RUN_TAGS, r->names_seen);
+    if (n == 0)
+        return false;
+    if (r->state == IDLE)
+        game_begin(r, &run[0], TAGS);
+    for (size_t i = 0; i < n; i++)
+        tag_add(r, &run[i], true);
+    r->rec.where.end = run[n - 1].end;
+    return true;
+}
+
 const arb_game *arb_reader_next(arb_reader *r, bool *oom)
 {
     if (r->emitted) {
@@ -887,8 +952,11 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 lex_move_t run[RUN_MOVES];
                 uint64_t passed = 0;
                 size_t n = lex_next_moves(r->lx, run, RUN_MOVES, &passed);
-                for (size_t i = 0; i < n && !ended && !r->oom; i++)
-                    ended = play_run_symbol(r, &run[i]);
+                for (size_t i = 0; i < n && !ended && !r->oom;) {
+                    i += play_quick_run(r, run + i, n - i);
+                    if (i < n && !r->oom)
+                        ended = play_run_symbol(r, &run[i++]);
+                }
                 if (passed > r->rec.where.end)
                     r->rec.where.end = passed;
                 if (ended || r->oom || n < RUN_MOVES)
@@ -926,6 +994,8 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 }
                 continue;
             }
+        } else if (fresh && r->state != MOVES && !r->holding && !r->skip_line && take_tags(r)) {
+            continue;
         } else {
             next_token(r, &t);
         }

@@ -467,40 +467,46 @@ ARB_NOINLINE static enum san_status take_man(const board_t *b, const san_syntax_
     return resolve_full(b, s, out, why, cap);
 }
 
+/* What resolve_usual() found: the move, or the step that decides. */
+enum usual {
+    USUAL_OK,   /* *m is the legal move */
+    USUAL_EP,   /* *m is an en passant capture: legal if movegen_is_legal() says so */
+    USUAL_MAN,  /* *m is a man's move in check or along a pin: movegen_man_legal() decides */
+    USUAL_FULL  /* the full path decides (and words an error) */
+};
+
 /* The usual case, straight from the destination: walk back from s->to to
  * the pieces of the named type that reach it.  One candidate, not in line
  * with its king and out of check, is legal at once; anything else (no
  * candidate, several, a wrong promotion) goes to the full path, which
- * finds the same move or words the error.  Every call is a tail call, so
- * the usual move saves no registers. */
-enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
+ * finds the same move or words the error.  Inline in both callers, so
+ * that each ends in tail calls and the usual move saves no registers. */
+static inline ARB_ALWAYS_INLINE enum usual resolve_usual(const board_t *b, const san_syntax_t *s, move_t *out)
 {
-    if (s->kind != SAN_MOVE)
-        return resolve_full(b, s, out, why, cap);
     const uint8_t *sq = b->sq;
     int us = b->stm, to = s->to;
     uint8_t target = sq[to];
     if (target != EMPTY && PIECE_COLOR(target) == us)
-        return resolve_full(b, s, out, why, cap);
+        return USUAL_FULL;
     move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
     if (s->piece == EMPTY) {
         if (s->from_file >= 0 && s->from_rank >= 0)
-            return resolve_full(b, s, out, why, cap); /* a move by squares (e2e4) */
+            return USUAL_FULL; /* a move by squares (e2e4) */
         int down = us == WHITE ? -16 : 16;
         uint8_t pawn = PIECE(us, PAWN);
         bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
         if (last != (s->promo != EMPTY) || s->promo == KING)
-            return resolve_full(b, s, out, why, cap);
+            return USUAL_FULL;
         m.promo = s->promo;
         int from;
         if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
             /* A push: a pawn capture needs its file written (python-chess). */
             from = to + down;
             if (target != EMPTY || SQ_OFFBOARD(from))
-                return resolve_full(b, s, out, why, cap);
+                return USUAL_FULL;
             if (sq[from] != pawn) {
                 if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
-                    return resolve_full(b, s, out, why, cap);
+                    return USUAL_FULL;
                 from += down;
                 m.flags = MOVE_DOUBLE;
             }
@@ -508,31 +514,31 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
             int side = s->from_file - SQ_FILE(to);
             from = to + down + side;
             if ((side != 1 && side != -1) || SQ_OFFBOARD(from) || sq[from] != pawn)
-                return resolve_full(b, s, out, why, cap);
+                return USUAL_FULL;
             if (target == EMPTY) {
                 if (to != b->ep)
-                    return resolve_full(b, s, out, why, cap);
+                    return USUAL_FULL;
                 m.flags = MOVE_CAPTURE | MOVE_EP;
             }
         }
         if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
-            return resolve_full(b, s, out, why, cap);
+            return USUAL_FULL;
         m.from = (uint8_t)from;
     } else {
         if (s->promo != EMPTY)
-            return resolve_full(b, s, out, why, cap);
+            return USUAL_FULL;
         int t = s->piece, from = -1;
         if (t == KING) {
             from = b->king[us];
             if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)) ||
                 (s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
                 (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
-                return resolve_full(b, s, out, why, cap);
+                return USUAL_FULL;
             m.from = (uint8_t)from;
             if (!movegen_king_step_legal(b, from, to))
-                return resolve_full(b, s, out, why, cap);
+                return USUAL_FULL;
             *out = m;
-            return SAN_OK;
+            return USUAL_OK;
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
          * line between clear and the written file or rank. */
@@ -550,17 +556,18 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
                 (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
                 continue;
             if (from >= 0)
-                return resolve_full(b, s, out, why, cap); /* two: the full path picks */
+                return USUAL_FULL; /* two: the full path picks */
             from = f;
         }
         if (from < 0)
-            return resolve_full(b, s, out, why, cap);
+            return USUAL_FULL;
         m.from = (uint8_t)from;
     }
+    *out = m;
     if (m.flags & MOVE_EP)
-        return take_special(b, s, m, out, why, cap);
+        return USUAL_EP;
     if (b->in_check)
-        return take_man(b, s, m, out, why, cap);
+        return USUAL_MAN;
     /* Out of check, the pin test of movegen_man_legal() inline: a man off
      * every line through its king, or staying on its line, or shielded from
      * the king, or with no enemy slider of the line's kind beyond it, is
@@ -577,12 +584,57 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
                 int kind = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP) ? BISHOP : ROOK;
                 uint8_t p = sq[q];
                 if (p == PIECE(!us, kind) || p == PIECE(!us, QUEEN))
-                    return resolve_full(b, s, out, why, cap); /* pinned, and leaving the pin line */
+                    return USUAL_FULL; /* pinned, and leaving the pin line */
             }
         }
     }
+    return USUAL_OK;
+}
+
+enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
+{
+    if (s->kind != SAN_MOVE)
+        return resolve_full(b, s, out, why, cap);
+    move_t m;
+    switch (resolve_usual(b, s, &m)) {
+    case USUAL_OK:
+        *out = m;
+        return SAN_OK;
+    case USUAL_EP:
+        return take_special(b, s, m, out, why, cap);
+    case USUAL_MAN:
+        return take_man(b, s, m, out, why, cap);
+    default:
+        return resolve_full(b, s, out, why, cap);
+    }
+}
+
+/* san_quick()'s last step for a move that movegen_is_legal() (ep) or
+ * movegen_man_legal() must pass. */
+ARB_NOINLINE static int quick_legal(const board_t *b, move_t m, move_t *out)
+{
+    if (!((m.flags & MOVE_EP) ? movegen_is_legal(b, m) : movegen_man_legal(b, m, b->in_check)))
+        return -1;
     *out = m;
-    return SAN_OK;
+    return 0;
+}
+
+int san_quick(const board_t *b, const char *text, size_t len, move_t *out)
+{
+    san_syntax_t s;
+    move_t m;
+    if (!san_parse_usual(text, len, &s))
+        return -1;
+    switch (resolve_usual(b, &s, &m)) {
+    case USUAL_OK:
+        *out = m;
+        return 0;
+    case USUAL_EP:
+    case USUAL_MAN:
+        return quick_legal(b, m, out);
+    default:
+        return -1;
+    }
 }
 
 /* The SAN of m in b without the check or mate mark; NUL not written. */

@@ -33,44 +33,49 @@ int san_parse_full(const char *text, size_t len, san_syntax_t *out);
 /* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
 extern const uint8_t san_letter_piece[256];
 
+/* The shapes of nearly every move, read without a call: e4, Nf3, exd5,
+ * Nxd5, each perhaps with a check or mate mark.  Returns true with *out
+ * set, or false for anything else (san_parse_full() reads every shape and
+ * gives the same answer for these). */
+static inline bool san_parse_usual(const char *text, size_t len, san_syntax_t *out)
+{
+    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    if (n - 2 > 2)
+        return false;
+    unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
+    unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
+    if (file >= 8 || rank >= 8)
+        return false;
+    san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
+    unsigned char c0 = (unsigned char)text[0];
+    if (n == 2) {
+        *out = s;
+        return true;
+    }
+    s.piece = san_letter_piece[c0];
+    if (n == 3 && s.piece != EMPTY) {
+        *out = s;
+        return true;
+    }
+    if (n == 4 && text[1] == 'x') {
+        if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
+            s.from_file = (int8_t)(c0 - 'a');
+        if (s.piece != EMPTY || s.from_file >= 0) {
+            s.capture = true;
+            *out = s;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Reads len bytes of move text: SAN with any of the suffixes + # ! ? !! ??
  * !? ?!, "e.p.", = optional before the promotion piece, superfluous
  * disambiguation, long algebraic (Ng1-f3, Ng1f3) and UCI (e2e4, e7e8q).
  * Returns 0, or -1 if the text is not a move. */
 static inline int san_parse(const char *text, size_t len, san_syntax_t *out)
 {
-    /* The shapes of nearly every move, answered inline, without a call in
-     * the reader's loop: e4, Nf3, exd5, Nxd5, each perhaps with a check or
-     * mate mark.  Everything else, or anything these do not fit, goes to
-     * the full reader, which gives the same answer for these shapes. */
-    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
-    if (n - 2 <= 2) {
-        unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
-        unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
-        if (file < 8 && rank < 8) {
-            san_syntax_t s = { SAN_MOVE, EMPTY, -1, -1, SQ(file, rank), EMPTY, false };
-            unsigned char c0 = (unsigned char)text[0];
-            if (n == 2) {
-                *out = s;
-                return 0;
-            }
-            s.piece = san_letter_piece[c0];
-            if (n == 3 && s.piece != EMPTY) {
-                *out = s;
-                return 0;
-            }
-            if (n == 4 && text[1] == 'x') {
-                if (s.piece == EMPTY && (unsigned)(c0 - 'a') < 8u)
-                    s.from_file = (int8_t)(c0 - 'a');
-                if (s.piece != EMPTY || s.from_file >= 0) {
-                    s.capture = true;
-                    *out = s;
-                    return 0;
-                }
-            }
-        }
-    }
-    return san_parse_full(text, len, out);
+    return san_parse_usual(text, len, out) ? 0 : san_parse_full(text, len, out);
 }
 
 /* Where python-chess's movetext scanner, which skips what it cannot read,
@@ -90,6 +95,12 @@ enum san_status { SAN_OK = 0, SAN_ILLEGAL = 1, SAN_AMBIGUOUS = 2 };
  * check; a drop never resolves.  why may be NULL if why_cap is 0. */
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out,
                             char *why, size_t why_cap);
+
+/* san_parse() and san_resolve() in one call for the usual shapes
+ * (san_parse_usual()) and moves the fast path of san_resolve() settles:
+ * returns 0 with the legal move in *out, or -1 when the two calls must
+ * decide (they then find the same move, or say why there is none). */
+int san_quick(const board_t *b, const char *text, size_t len, move_t *out);
 
 /* Writes the standard SAN of the legal move m in b (minimal disambiguation,
  * + or #), NUL-terminated; out needs 8 bytes.  Returns the length. */

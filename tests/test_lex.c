@@ -1333,6 +1333,135 @@ START_TEST(mainline_fuzz)
 }
 END_TEST
 
+/* Reads in[0..n) cut as told, every token in full: with lex_next() alone
+ * (run 0), or asking lex_next_tags() for up to run tags first each time,
+ * with a set of names that starts empty at each other token (or holds
+ * every name, with full_seen).  Checks what lex_next_tags() promises: tags
+ * only, their line blank after them, no name whose bit was set. */
+static char *lex_tag_reading(const char *in, size_t n, cut_t cut, size_t run, bool full_seen)
+{
+    lexer_t *lx = lex_new();
+    ck_assert_ptr_nonnull(lx);
+    sbuf_t out = {0};
+    sb_putn(&out, "", 0);
+    char *chunk = NULL;
+    size_t fed = 0;
+    uint64_t seed = cut.seed | 1, seen[4] = {0, 0, 0, 0};
+    lex_token_t tags[8];
+    for (;;) {
+        if (full_seen)
+            memset(seen, 0xff, sizeof seen);
+        if (run) {
+            uint64_t before[4];
+            memcpy(before, seen, sizeof seen);
+            size_t got = lex_next_tags(lx, tags, run, seen);
+            CHECK(got <= run && (!full_seen || got == 0), "%zu tags for room for %zu", got, run);
+            for (size_t i = 0; i < got; i++) {
+                const lex_token_t *t = &tags[i];
+                unsigned bit = lex_name_bit(t->text, t->len);
+                CHECK(t->kind == TOK_TAG && !(before[bit >> 6] >> (bit & 63) & 1), "tag %zu of a run", i);
+                CHECK(seen[bit >> 6] >> (bit & 63) & 1, "the bit of a tag handed out is not set");
+                before[bit >> 6] |= (uint64_t)1 << (bit & 63);
+                CHECK(lx != NULL && t->end <= n, "tag past the input");
+                size_t k = (size_t)t->end;
+                while (k < n && (in[k] == ' ' || in[k] == '\t' || in[k] == '\v' || in[k] == '\f'))
+                    k++;
+                CHECK(k < n && (in[k] == '\n' || in[k] == '\r'), "a run tag with more on its line");
+                if (out.len)
+                    sb_putn(&out, "\n", 1);
+                sb_token(&out, t, 1);
+            }
+            if (got == run)
+                continue;
+        }
+        lex_token_t t;
+        lex_kind_t k = lex_next(lx, &t);
+        if (k == TOK_MORE) {
+            feed_next(lx, in, n, &fed, &chunk, cut, &seed);
+            continue;
+        }
+        if (k == TOK_EOF)
+            break;
+        if (k != TOK_TAG)
+            memset(seen, 0, sizeof seen);
+        if (out.len)
+            sb_putn(&out, "\n", 1);
+        sb_token(&out, &t, 1);
+    }
+    free(chunk);
+    lex_free(lx);
+    return out.s;
+}
+
+/* Runs of tags read the same tokens as lex_next(), however the input is cut. */
+static void tag_readings_agree(const char *in, size_t n, uint64_t seeds)
+{
+    char *want = lex_tag_reading(in, n, (cut_t){0}, 0, false);
+    for (uint64_t seed = 0; seed <= seeds; seed++) {
+        cut_t cut = seed ? (cut_t){.rmax = 1 + seed % 41, .seed = seed} : (cut_t){0};
+        size_t run = 1 + (size_t)(seed % 8);
+        for (int full = 0; full <= 1; full++) {
+            char *got = lex_tag_reading(in, n, cut, run, full);
+            if (strcmp(want, got) != 0) {
+                sbuf_t shown = {0};
+                sb_bytes(&shown, in, n < 300 ? n : 300);
+                ck_abort_msg("runs of %zu tags%s, seed %" PRIu64 ", input \"%s\":\nlex_next:\n%s\nruns:\n%s", run,
+                             full ? " (every name seen)" : "", seed, shown.s, want, got);
+            }
+            free(got);
+        }
+    }
+    free(want);
+}
+
+START_TEST(tags_corpus_like)
+{
+    for (size_t i = 0; i < sizeof corpus_like / sizeof corpus_like[0]; i++)
+        tag_readings_agree(corpus_like[i], strlen(corpus_like[i]), 60);
+    /* A run stops before what a reader must look at itself: a name it may
+     * have, a tag with more on its line, an escape, a line end not yet fed. */
+    const char *in = "[Event \"a\"]\r\n[Site \"b\"]\n[Event \"c\"]\n[D \"e\"] {x}\n[F \"\\\"\"]\n[G \"h\"]";
+    tag_readings_agree(in, strlen(in), 60);
+    lexer_t *lx = lex_new();
+    lex_feed(lx, in, strlen(in));
+    lex_token_t tags[8], t;
+    uint64_t seen[4] = {0, 0, 0, 0};
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* the stream start: a mark may come */
+    ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
+    unsigned bit = lex_name_bit(t.text, t.len);
+    seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1);
+    ck_assert_uint_eq(tags[0].line, 2);
+    ck_assert_uint_eq(tags[0].col, 1);
+    ck_assert_uint_eq(tags[0].offset, 13);
+    ck_assert_uint_eq(tags[0].value_len, 1);
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* Event again */
+    memset(seen, 0, sizeof seen);
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1); /* Event "c" */
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* D: a comment follows */
+    ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
+    ck_assert_int_eq(lex_next(lx, &t), TOK_COMMENT);
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* F: an escape */
+    ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
+    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* G: its line end is not here yet */
+    lex_free(lx);
+}
+END_TEST
+
+START_TEST(tags_fuzz)
+{
+    static const char alphabet[] = "[[[]]]\"\"\"  \n\n\r\tAbA_1\\{}e4.;%";
+    uint64_t seed = 4711;
+    char in[100];
+    for (int round = 0; round < 1500; round++) {
+        size_t n = (size_t)(next_random(&seed) % sizeof in);
+        for (size_t i = 0; i < n; i++)
+            in[i] = alphabet[next_random(&seed) % (sizeof alphabet - 1)];
+        tag_readings_agree(in, n, 4);
+    }
+}
+END_TEST
+
 static Suite *lex_suite(void)
 {
     Suite *s = suite_create("lex");
@@ -1402,6 +1531,8 @@ static Suite *lex_suite(void)
         CASE(chunks_fuzz),
         CASE(mainline_corpus_like),
         CASE(mainline_fuzz),
+        CASE(tags_corpus_like),
+        CASE(tags_fuzz),
 #undef CASE
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

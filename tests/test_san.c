@@ -382,6 +382,89 @@ START_TEST(test_format_parse_round_trip)
 }
 END_TEST
 
+/* san_quick() answers only as san_parse() and san_resolve() would: along
+ * random games, every text of the usual shapes (a square after nothing, a
+ * piece letter, a piece or file and x; with and without + or #, and some
+ * that are no move) either gets -1 or the very move the two calls find.
+ * It must also take most of the legal moves' own SAN, or it is no fast
+ * path. */
+START_TEST(test_quick_agrees)
+{
+    static const tu_start_t starts[] = {
+        TU_WALK_STARTS,
+        {"4k3/1P6/8/8/8/8/1p6/4K3 w - - 0 1", false},
+        {"1k6/8/8/8/3QQ3/3QQ3/8/6K1 w - - 0 1", false},
+        {"4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1", false},       /* en passant on c6 */
+        {"4k3/4r3/8/3pP3/8/8/4K3/8 w - d6 0 1", false},       /* ... along a pin */
+        {"3qk3/8/8/8/8/8/3B4/3K4 w - - 0 1", false},          /* a pinned bishop */
+    };
+    static const char *const heads[] = {"", "N", "B", "R", "Q", "K", "Nx", "Bx", "Rx", "Qx", "Kx",
+                                        "ax", "bx", "cx", "dx", "ex", "fx", "gx", "hx", "S", "x", "P"};
+    static const char *const tails[] = {"", "+", "#"};
+    uint64_t seed = 4242;
+    long quick = 0, legal = 0;
+    for (size_t st = 0; st < sizeof starts / sizeof *starts; st++) {
+        for (int walk = 0; walk < 4; walk++) {
+            board_t b, next;
+            tu_fen_at(TU_WHERE, &b, starts[st].fen, starts[st].c960);
+            for (int ply = 0; ply < 60; ply++) {
+                move_t list[MAX_MOVES];
+                int n = movegen_legal(&b, list);
+                if (n == 0)
+                    break;
+                char fen[128], ms[32], ms2[32];
+                for (size_t h = 0; h < sizeof heads / sizeof *heads; h++) {
+                    for (int sq = 0; sq < 64; sq++) {
+                        for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+                            char text[16];
+                            int len = snprintf(text, sizeof text, "%s%c%c%s", heads[h], 'a' + sq % 8,
+                                               '1' + sq / 8, tails[t]);
+                            move_t got = {0, 0, 0, 0}, want = {0, 0, 0, 0};
+                            if (san_quick(&b, text, (size_t)len, &got) != 0)
+                                continue;
+                            san_syntax_t s;
+                            CHECK(san_parse(text, (size_t)len, &s) == 0 && san_resolve(&b, &s, &want, NULL, 0) == SAN_OK &&
+                                      tu_move_eq(got, want),
+                                  "san_quick read \"%s\" as %s, the full path as %s, in %s", text,
+                                  tu_move_str(got, ms), tu_move_str(want, ms2), tu_fen_out(&b, fen));
+                            /* and from the legal moves alone: the one move of the named
+                             * kind to the square (a pawn from the file written, or its own) */
+                            int kind = s.piece == EMPTY ? PAWN : s.piece, matches = 0;
+                            for (int i = 0; i < n; i++) {
+                                move_t m = list[i];
+                                if (m.to != s.to || m.promo != EMPTY || (m.flags & MOVE_CASTLE) ||
+                                    PIECE_TYPE(b.sq[m.from]) != kind)
+                                    continue;
+                                if (kind == PAWN && SQ_FILE(m.from) != (s.from_file >= 0 ? s.from_file : SQ_FILE(s.to)))
+                                    continue;
+                                matches++;
+                                want = m;
+                            }
+                            CHECK(matches == 1 && tu_move_eq(got, want), "san_quick read \"%s\" as %s; %d legal moves match, in %s",
+                                  text, tu_move_str(got, ms), matches, tu_fen_out(&b, fen));
+                        }
+                    }
+                }
+                for (int i = 0; i < n; i++) {
+                    char text[16];
+                    size_t len = san_format(&b, list[i], text);
+                    move_t got;
+                    legal++;
+                    if (san_quick(&b, text, len, &got) == 0) {
+                        quick++;
+                        CHECK(tu_move_eq(got, list[i]), "san_quick read \"%s\" as %s, not %s, in %s", text,
+                              tu_move_str(got, ms), tu_move_str(list[i], ms2), tu_fen_out(&b, fen));
+                    }
+                }
+                board_make_move(&b, list[tu_rand(&seed) % (uint64_t)n], &next);
+                b = next;
+            }
+        }
+    }
+    ck_assert_msg(quick * 10 > legal * 7, "san_quick took %ld of %ld legal moves' SAN", quick, legal);
+}
+END_TEST
+
 static Suite *san_suite(void)
 {
     Suite *s = suite_create("san");
@@ -400,6 +483,7 @@ static Suite *san_suite(void)
     tcase_add_loop_test(tc, test_format, 0, (int)(sizeof format_cases / sizeof *format_cases));
     suite_add_tcase(s, tc);
     TU_CASE(s, test_format_parse_round_trip, 300);
+    TU_CASE(s, test_quick_agrees, 300);
     return s;
 }
 
