@@ -305,19 +305,54 @@ void cli_add_stats(stats_t *st, const stats_t *p)
     st->problems.warnings += p->problems.warnings;
 }
 
+/* Bytes gathered for one fwrite() while renumbering. */
+typedef struct {
+    char buf[1u << 16];
+    size_t used;
+    FILE *f;
+    bool ok;
+} stage_t;
+
+static void stage_put(stage_t *s, const char *p, size_t n)
+{
+    if (s->used + n > sizeof s->buf) {
+        s->ok = s->ok && fwrite(s->buf, 1, s->used, s->f) == s->used;
+        s->used = 0;
+        if (n > sizeof s->buf) {
+            s->ok = s->ok && fwrite(p, 1, n, s->f) == n;
+            return;
+        }
+    }
+    memcpy(s->buf + s->used, p, n);
+    s->used += n;
+}
+
 bool cli_write(strbuf_t *b, uint64_t base, FILE *f)
 {
     bool ok = !b->oom;
     size_t pos = 0;
-    if (base) {
+    if (base && b->nnumbers) {
+        /* The pieces between numbers and the new numbers go out through a
+         * staging buffer: a few writes a buffer, not two a game. */
+        stage_t stage, *s = &stage;
+        s->used = 0;
+        s->f = f;
+        s->ok = ok;
         for (size_t i = 0; i < b->nnumbers; i++) {
             const strbuf_number_t *n = &b->numbers[i];
-            char digits[24];
-            int k = snprintf(digits, sizeof digits, "%llu", (unsigned long long)(n->value + base));
-            ok = ok && fwrite(b->data + pos, 1, n->at - pos, f) == n->at - pos;
-            ok = ok && fwrite(digits, 1, (size_t)k, f) == (size_t)k;
+            char digits[20];
+            size_t k = sizeof digits;
+            uint64_t v = n->value + base;
+            do
+                digits[--k] = (char)('0' + v % 10);
+            while (v /= 10);
+            stage_put(s, b->data + pos, n->at - pos);
+            stage_put(s, digits + k, sizeof digits - k);
             pos = n->at + n->len;
         }
+        stage_put(s, b->data + pos, b->len - pos);
+        ok = s->ok && fwrite(s->buf, 1, s->used, f) == s->used;
+        pos = b->len;
     }
     /* (b->data is NULL while nothing was ever appended.) */
     ok = ok && (pos == b->len || fwrite(b->data + pos, 1, b->len - pos, f) == b->len - pos);
