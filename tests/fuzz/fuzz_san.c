@@ -4,14 +4,15 @@
  * plies to play, bit 6 a Chess960 start (bytes 1-2 its number, 0..959),
  * bit 7 null moves allowed.  Then one byte per ply picks a legal move
  * (its index modulo the count).  The rest is move text, split at blanks;
- * each word goes through san_parse and san_resolve in the position
- * reached, and a resolved move is played.
+ * each word goes through san_quick, san_parse and san_resolve in the
+ * position reached, and a resolved move is played.
  *
  * Invariants (san.h): a resolved move is in movegen_legal's list (or is a
- * null move, allowed and not in check); san_format of it reads back as the
- * same move; a refusal says why in a terminated sentence; san_scan stays in
- * its text and always advances; every legal move of the positions reached
- * round-trips through san_format (the first three positions: it is slow). */
+ * null move, allowed and not in check); san_quick answers only with that
+ * move; san_format of it reads back as the same move; a refusal says why
+ * in a terminated sentence; san_scan stays in its text and always
+ * advances; every legal move of the positions reached round-trips through
+ * san_format (the first three positions: it is slow). */
 #include "fuzz_board.h"
 
 /* Chess960 start position number n (0..959), Scharnagl's numbering. */
@@ -99,7 +100,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(++steps <= wl, "san_scan does not advance");
         }
 
+        /* san_quick answers only with the move the two calls find. */
+        move_t quick;
+        bool quick_ok = san_quick(&b, word, wl, &quick) == 0;
+
         san_syntax_t s;
+        FUZZ_CHECK(!quick_ok || san_parse(word, wl, &s) == 0, "san_quick read \"%.*s\", san_parse did not", (int)wl,
+                   word);
         if (san_parse(word, wl, &s) == 0) {
             FUZZ_CHECK(s.kind <= SAN_DROP, "kind %d", (int)s.kind);
             if (s.kind == SAN_MOVE || s.kind == SAN_DROP)
@@ -111,6 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char why[160];
             memset(why, 0x7f, sizeof why);
             enum san_status st2 = san_resolve(&b, &s, &m, why, sizeof why);
+            FUZZ_CHECK(!quick_ok || (st2 == SAN_OK && m.from == quick.from && m.to == quick.to &&
+                                     m.promo == quick.promo && m.flags == quick.flags),
+                       "san_quick and san_resolve read \"%.*s\" differently", (int)wl, word);
             if (st2 == SAN_OK && (m.flags & MOVE_NULL)) {
                 FUZZ_CHECK(s.kind == SAN_NULLMOVE && !b.in_check, "a null move from \"%.*s\"", (int)wl, word);
                 if (nulls) {
