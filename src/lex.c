@@ -981,8 +981,8 @@ static inline const unsigned char *value_stop(const unsigned char *q, const unsi
  * Returns its ']' with the name and value set, or NULL for any other shape
  * (the scanner decides those). */
 static inline LEX_ALWAYS_INLINE const unsigned char *plain_tag(const unsigned char *p, const unsigned char *end,
-                                             const unsigned char **name, size_t *nlen,
-                                             const unsigned char **value, size_t *vlen)
+                                                               const unsigned char **name, size_t *nlen,
+                                                               const unsigned char **value, size_t *vlen)
 {
     const unsigned char *q = p + 1;
     while (q < end && (*q == ' ' || *q == '\t'))

@@ -469,9 +469,9 @@ ARB_NOINLINE static enum san_status take_man(const board_t *b, const san_syntax_
 
 /* What resolve_usual() found: the move, or the step that decides. */
 enum usual {
-    USUAL_OK,   /* *m is the legal move */
-    USUAL_EP,   /* *m is an en passant capture: legal if movegen_is_legal() says so */
-    USUAL_MAN,  /* *m is a man's move in check or along a pin: movegen_man_legal() decides */
+    USUAL_OK,   /* *out is the legal move */
+    USUAL_EP,   /* *out is an en passant capture: legal if movegen_is_legal() says so */
+    USUAL_MAN,  /* *out is a man's move in check: movegen_man_legal() decides if it answers the check */
     USUAL_FULL  /* the full path decides (and words an error) */
 };
 
