@@ -1679,6 +1679,30 @@ static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos
     return true;
 }
 
+/* Opens queue[head] for both searches: its position into *p, its legal
+ * moves into moves[].  Returns how many (0: none, and no mate by the
+ * winner, so nothing to expand), or -1 when the search ends there with *a:
+ * the winner has mated, or the node is too deep to expand. */
+static inline int node_open(dead_search_t *s, size_t head, const dpos_t *root, dpos_t *p, dmove_t *moves,
+                            enum dead_answer *a)
+{
+    const tables_t *T = &s->T;
+    bfs_unpack(&s->queue[head], root, p);
+    int n = gen_legal(T, p, moves);
+    if (n == 0) {
+        if (p->stm != s->winner && in_check(T, p)) {
+            *a = queue_mate(s, head);
+            return -1;
+        }
+        return 0;
+    }
+    if (s->queue[head].ply >= MAX_PLY - 1) {
+        *a = DEAD_UNDETERMINED;
+        return -1;
+    }
+    return n;
+}
+
 /* Puts q at queue[at], the child of queue[head] by m. */
 static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const dpos_t *q)
 {
@@ -1692,7 +1716,6 @@ static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
 {
     const tables_t *T = &s->T;
-    const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
     dpos_t p, q;
     dmove_t *moves = s->frames[1].moves;
@@ -1702,16 +1725,10 @@ static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
         if (s->nodes >= until)
             return DEAD_UNDETERMINED;
         s->nodes++;
-        const bfs_node_t *node = &s->queue[head];
-        bfs_unpack(node, root, &p);
-        int n = gen_legal(T, &p, moves);
-        if (n == 0) {
-            if (p.stm != w && in_check(T, &p))
-                return queue_mate(s, head);
-            continue;
-        }
-        if (node->ply >= MAX_PLY - 1)
-            return DEAD_UNDETERMINED;
+        enum dead_answer a;
+        int n = node_open(s, head, root, &p, moves, &a);
+        if (n < 0)
+            return a;
         for (int i = 0; i < n; i++) {
             do_move(T, &p, moves[i], &q);
             if (!queue_worth(s, &p, moves[i], &q))
@@ -1928,16 +1945,10 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
     heap_push(heap, &hn, 0);
     while (hn) {
         size_t head = (size_t)(heap_pop(heap, &hn) & UINT32_MAX);
-        const bfs_node_t *node = &s->queue[head];
-        bfs_unpack(node, root, &p);
-        int n = gen_legal(T, &p, moves);
-        if (n == 0) {
-            if (p.stm != w && in_check(T, &p))
-                return queue_mate(s, head);
-            continue;
-        }
-        if (node->ply >= MAX_PLY - 1)
-            return DEAD_UNDETERMINED;
+        enum dead_answer a;
+        int n = node_open(s, head, root, &p, moves, &a);
+        if (n < 0)
+            return a;
         for (int i = 0; i < n; i++) {
             if (s->nodes >= until || tail == s->queue_cap)
                 return DEAD_UNDETERMINED;

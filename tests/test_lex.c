@@ -1274,6 +1274,18 @@ static char *lex_reading(const char *in, size_t n, cut_t cut, enum reading how, 
     return out.s;
 }
 
+/* Fails, showing both and the input, unless the reading got (freed here)
+ * is the reading by lex_next() alone, want. */
+static void same_reading(const char *want, char *got, const char *in, size_t n, const char *what)
+{
+    if (strcmp(want, got) != 0) {
+        sbuf_t shown = {0};
+        sb_bytes(&shown, in, n < 300 ? n : 300);
+        ck_abort_msg("%s, input \"%s\":\nlex_next:\n%s\nthis reading:\n%s", what, shown.s, want, got);
+    }
+    free(got);
+}
+
 /* The three readings agree, however the input is cut. */
 static void mainline_readings_agree(const char *in, size_t n, uint64_t seeds)
 {
@@ -1282,14 +1294,9 @@ static void mainline_readings_agree(const char *in, size_t n, uint64_t seeds)
         cut_t cut = seed ? (cut_t){.rmax = 1 + seed % 23, .seed = seed} : (cut_t){0};
         for (int how = BY_MAINLINE; how <= BY_RUNS; how++) {
             size_t run = how == BY_RUNS ? 1 + (size_t)(seed % 8) : 0;
-            char *got = lex_reading(in, n, cut, (enum reading)how, run);
-            if (strcmp(want, got) != 0) {
-                sbuf_t shown = {0};
-                sb_bytes(&shown, in, n < 300 ? n : 300);
-                ck_abort_msg("reading %d (runs of %zu), seed %" PRIu64 ", input \"%s\":\nlex_next:\n%s\nmainline:\n%s",
-                             how, run, seed, shown.s, want, got);
-            }
-            free(got);
+            char what[64];
+            snprintf(what, sizeof what, "reading %d (runs of %zu), seed %" PRIu64, how, run, seed);
+            same_reading(want, lex_reading(in, n, cut, (enum reading)how, run), in, n, what);
         }
     }
     free(want);
@@ -1407,14 +1414,10 @@ static void tag_readings_agree(const char *in, size_t n, uint64_t seeds)
         cut_t cut = seed ? (cut_t){.rmax = 1 + seed % 41, .seed = seed} : (cut_t){0};
         size_t run = 1 + (size_t)(seed % 8);
         for (int full = 0; full <= 1; full++) {
-            char *got = lex_tag_reading(in, n, cut, run, full);
-            if (strcmp(want, got) != 0) {
-                sbuf_t shown = {0};
-                sb_bytes(&shown, in, n < 300 ? n : 300);
-                ck_abort_msg("runs of %zu tags%s, seed %" PRIu64 ", input \"%s\":\nlex_next:\n%s\nruns:\n%s", run,
-                             full ? " (every name seen)" : "", seed, shown.s, want, got);
-            }
-            free(got);
+            char what[64];
+            snprintf(what, sizeof what, "runs of %zu tags%s, seed %" PRIu64, run, full ? " (every name seen)" : "",
+                     seed);
+            same_reading(want, lex_tag_reading(in, n, cut, run, full), in, n, what);
         }
     }
     free(want);
