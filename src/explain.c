@@ -27,8 +27,8 @@ typedef struct ply_pos {
     board_t pos;                 /* the position at this ply */
     char move[RULES_MOVE_TEXT];  /* the move that led here ("34...Kg7"), "" at ply 0 */
     uint32_t window;             /* first ply of its repetition window: the ply the
-                                    last irreversible move led to (0 if none), as in
-                                    rules_play(); no earlier position can recur */
+                                    last irreversible move led to (0 if none), as
+                                    python-chess says; no earlier position can recur */
 } ply_pos_t;
 
 typedef struct replay {
@@ -145,9 +145,9 @@ static bool replay_move(replay_t *rp, const char *text, size_t len)
         rp->oom = true;
         return false;
     }
-    /* python-chess is_irreversible(), as in rules_play(): a capture or pawn
-     * move, a change of castling rights, or a move from a position with a
-     * legal en passant capture starts a new window. */
+    /* python-chess is_irreversible(): a capture or pawn move, a change of
+     * castling rights, or a move from a position with a legal en passant
+     * capture starts a new window. */
     const board_t *after = rp->rules.pos;
     bool zeroing = (m.flags & MOVE_CAPTURE) || (!(m.flags & MOVE_NULL) && PIECE_TYPE(before.sq[m.from]) == PAWN);
     if (zeroing || after->castle != before.castle || before.ep_legal)

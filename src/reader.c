@@ -56,8 +56,9 @@ struct arb_reader {
     size_t arena_len, arena_cap;
     int depth;                   /* variation nesting */
     bool setup_done, replaying;  /* start position chosen; moves still being replayed */
-    rules_t rules;
-    bool rules_live;
+    rules_t rules;               /* the game's rule facts */
+    bool rules_made;             /* rules has its memory, kept from game to game */
+    bool rules_live;             /* rules follows this game */
     int start_stm;
     const char *pend;            /* a free-text result under way: "1" "-" "0" */
     bool pend_dash;
@@ -125,7 +126,7 @@ void arb_reader_free(arb_reader *r)
     if (!r)
         return;
     lex_free(r->lx);
-    if (r->rules_live)
+    if (r->rules_made)
         rules_free(&r->rules);
     dead_search_free(r->dead);
     for (int i = 0; i <= QUEUE_MAX; i++) {
@@ -166,10 +167,7 @@ void arb_reader_finish(arb_reader *r)
 
 static void game_reset(arb_reader *r)
 {
-    if (r->rules_live) {
-        rules_free(&r->rules);
-        r->rules_live = false;
-    }
+    r->rules_live = false; /* its memory serves the next game */
     memset(&r->rec, 0, sizeof r->rec);
     r->ntags = 0;
     for (int k = 0; k < K_COUNT; k++)
@@ -438,10 +436,13 @@ static void setup(arb_reader *r)
         start = r->standard_start;
         start.chess960 = c960;
     }
-    if (rules_init(&r->rules, &start) < 0) {
+    if (r->rules_made) {
+        rules_restart(&r->rules, &start);
+    } else if (rules_init(&r->rules, &start) < 0) {
         r->oom = true;
         return;
     }
+    r->rules_made = true;
     r->rules_live = true;
     r->rules.legality_only = r->opt.legality_only;
     r->rules.dead = dead_analysis(r);

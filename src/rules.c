@@ -65,35 +65,67 @@ static bool material_thin(const board_t *b)
            !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]);
 }
 
+/* The repetition filter's slot for a key. */
+static inline unsigned stamp_slot(uint64_t key)
+{
+    return (unsigned)(key >> 54);
+}
+
 int rules_init(rules_t *r, const board_t *start)
 {
-    memset(r, 0, sizeof *r);
-    r->board = *start;
-    r->pos = &r->board;
-    for (int f = 0; f < FACT_COUNT; f++)
-        r->first[f] = -1;
-    r->cap = 64;
+    r->cap = 256;
     r->keys = malloc(r->cap * sizeof *r->keys);
-    if (!r->keys) {
+    r->stamps = calloc(RULES_STAMPS, sizeof *r->stamps);
+    if (!r->keys || !r->stamps) {
         rules_free(r);
         return -1;
     }
-    r->keys[0] = start->key;
-    r->seen = 1;
-    r->nkeys = 1;
-    r->bloom[start->stm][start->key >> 62] = 1ULL << (start->key >> 56 & 63);
-    r->thin = material_thin(start);
-    r->pending = true;
-    r->material_changed = true;
-    r->remarkable = true;
+    r->base = 1; /* a stamp of 0 is from no game */
+    r->ply = 0;
+    rules_restart(r, start);
     return 0;
+}
+
+void rules_restart(rules_t *r, const board_t *start)
+{
+    if (r->base + r->ply >= UINT32_MAX / 2) {
+        memset(r->stamps, 0, RULES_STAMPS * sizeof *r->stamps);
+        r->base = 1;
+    } else {
+        r->base += r->ply + 1; /* above the last game's stamps */
+    }
+    r->board = *start;
+    r->pos = &r->board;
+    r->ply = 0;
+    for (int f = 0; f < FACT_COUNT; f++) {
+        r->first[f] = -1;
+        r->first_move[f][0] = '\0';
+    }
+    r->keys[0] = start->key;
+    r->stamps[stamp_slot(start->key)] = r->base;
+    r->wstart = 0;
+    r->wlow = r->base;
+    r->seen = 1;
+    r->twice[WHITE] = r->twice[BLACK] = 0;
+    r->pending = true;
+    r->remarkable = true;
+    r->material_changed = true;
+    r->pawns_changed = false;
+    r->insufficient = false;
+    r->thin = material_thin(start);
+    r->cannot_win[WHITE] = r->cannot_win[BLACK] = false;
+    r->last = (move_t){ 0 };
+    r->legality_only = false;
+    r->dead = NULL;
 }
 
 void rules_free(rules_t *r)
 {
     free(r->keys);
+    free(r->stamps);
     r->keys = NULL;
-    r->nkeys = r->cap = 0;
+    r->stamps = NULL;
+    r->cap = 0;
 }
 
 /* Occurrences in the window of the position with key `key` and side to
@@ -101,9 +133,9 @@ void rules_free(rules_t *r)
 static int window_count(const rules_t *r, uint64_t key, int stm)
 {
     int n = 0;
-    /* keys[nkeys-1] is r->pos; positions with its side to move sit at even distance. */
-    int start = (int)r->nkeys - 1 - (stm == r->pos->stm ? 0 : 1);
-    for (int i = start; i >= 0; i -= 2)
+    /* keys[ply] is r->pos; positions with its side to move sit at even distance. */
+    int64_t start = (int64_t)r->ply - (stm == r->board.stm ? 0 : 1);
+    for (int64_t i = start; i >= (int64_t)r->wstart; i -= 2)
         n += r->keys[i] == key;
     return n;
 }
@@ -277,12 +309,13 @@ static void judge_winnability(rules_t *r, bool material)
 /* Records the facts of r->pos, knowing whether the side to move has a move. */
 static void settle(rules_t *r, bool has_move)
 {
-    const board_t *b = r->pos;
-    r->pending = false;
+    const board_t *b = &r->board;
+    uint32_t seen = r->seen;
+    r->seen = 1; /* until a scan finds the next position again */
     /* Most plies: a move exists, material and the clock are unremarkable,
      * and nothing in the window has occurred twice. */
     if (has_move && !r->material_changed && !r->pawns_changed && b->halfmove < 99 &&
-        r->seen < 3 && !r->twice[!b->stm])
+        seen < 3 && !r->twice[!b->stm])
         return; /* material facts change only with material or pawns, and were noted then */
     if (!has_move)
         note(r, board_in_check(b) ? FACT_CHECKMATE : FACT_STALEMATE, has_move);
@@ -301,7 +334,6 @@ static void settle(rules_t *r, bool has_move)
         note(r, FACT_BLACK_CANNOT_WIN, has_move);
     if (r->insufficient || (r->cannot_win[WHITE] && r->cannot_win[BLACK]))
         note(r, FACT_DEAD, has_move);
-    uint32_t seen = r->seen;
     if (seen >= 5)
         note(r, FACT_FIVEFOLD, has_move);
     if (has_move && b->halfmove >= 150)
@@ -316,22 +348,11 @@ static void settle(rules_t *r, bool has_move)
     }
 }
 
-/* The window starts afresh at an irreversible move, with `key` alone. */
-static inline void window_reset(rules_t *r, uint64_t key, int stm)
-{
-    r->keys[0] = key;
-    r->nkeys = 1;
-    r->seen = 1;
-    r->twice[WHITE] = r->twice[BLACK] = 0;
-    memset(r->bloom, 0, sizeof r->bloom);
-    r->bloom[stm][key >> 62] = 1ULL << (key >> 56 & 63);
-}
-
 /* rules_play() after a capture or pawn move: material and pawns may bring
- * verdicts, and the window starts afresh. */
+ * verdicts. */
 ARB_NOINLINE static int track_material(rules_t *r)
 {
-    board_t *b = r->pos;
+    board_t *b = &r->board;
     move_t m = r->last;
     bool remarkable = false;
     r->material_changed = (m.flags & MOVE_CAPTURE) || m.promo;
@@ -346,13 +367,33 @@ ARB_NOINLINE static int track_material(rules_t *r)
         r->insufficient = false;
         r->material_changed = r->pawns_changed = false;
     }
-    window_reset(r, b->key, b->stm);
     r->remarkable = remarkable;
     return 0;
 }
 
-/* Doubles the window's room once it is full, so that a push never waits. */
-ARB_NOINLINE static int window_grow(rules_t *r)
+/* rules_play() after a capture or pawn move: the window starts afresh
+ * with this position alone.  A pawn push keeps the material: unless a
+ * side was thin already or the pawn now stands blocked by an enemy pawn
+ * (a lock may form), there is nothing to judge (see material_matters()). */
+ARB_NOINLINE static int track_zeroing(rules_t *r, uint32_t stamp)
+{
+    const board_t *b = &r->board;
+    move_t m = r->last;
+    int stm = b->stm;
+    r->wstart = r->ply;
+    r->wlow = stamp;
+    r->twice[WHITE] = r->twice[BLACK] = 0;
+    if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
+        (r->dead && b->sq[m.to + (stm == BLACK ? 16 : -16)] == PIECE(stm, PAWN)))
+        return track_material(r);
+    r->insufficient = false;
+    r->material_changed = r->pawns_changed = false;
+    r->remarkable = false;
+    return 0;
+}
+
+/* Doubles the room for keys, before the ply that would not fit. */
+ARB_NOINLINE static int keys_grow(rules_t *r)
 {
     uint32_t cap = r->cap * 2;
     uint64_t *k = realloc(r->keys, cap * sizeof *k);
@@ -363,89 +404,75 @@ ARB_NOINLINE static int window_grow(rules_t *r)
     return 0;
 }
 
-/* rules_play() after a capture or pawn move.  A pawn push keeps the
- * material: unless a side was thin already or the pawn now stands blocked
- * by an enemy pawn (a lock may form), there is nothing to judge (see
- * material_matters()), and only the window starts afresh. */
-ARB_NOINLINE static int track_zeroing(rules_t *r)
+/* rules_play() when the filter says that the position just reached may
+ * have occurred before in the window: counts its occurrences among the
+ * positions with the same side to move, two plies apart.  Once fivefold
+ * is known, threefold is too and nothing needs counting: the window then
+ * starts afresh instead, which keeps an endless repetition linear. */
+ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm, uint32_t stamp)
 {
-    const board_t *b = r->pos;
-    move_t m = r->last;
-    int stm = b->stm;
-    if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
-        (r->dead && b->sq[m.to + (stm == BLACK ? 16 : -16)] == PIECE(stm, PAWN)))
-        return track_material(r);
-    r->insufficient = false;
-    r->material_changed = r->pawns_changed = false;
-    window_reset(r, b->key, stm);
-    r->remarkable = false;
+    if (r->first[FACT_FIVEFOLD] >= 0) {
+        r->wstart = r->ply;
+        r->wlow = stamp;
+        r->twice[WHITE] = r->twice[BLACK] = 0;
+        return 0;
+    }
+    uint32_t seen = 1;
+    for (int64_t i = (int64_t)r->ply - 2; i >= (int64_t)r->wstart; i -= 2)
+        seen += r->keys[i] == key;
+    r->seen = seen;
+    if (seen >= 2) {
+        r->twice[stm] |= 1ULL << (key >> 58);
+        r->remarkable = true; /* settle() looks again which side the repetition concerns */
+    }
     return 0;
 }
 
-/* rules_play() when the filter says that keys[nkeys-1], just added, may
- * have occurred before: counts its occurrences among the positions with
- * the same side to move, two plies apart. */
-ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm)
+/* Settles the position before the move about to be played; the next ply
+ * stays remarkable while a position of the window occurred twice. */
+ARB_NOINLINE static void settle_before(rules_t *r)
 {
-    uint32_t seen = 1;
-    for (int i = (int)r->nkeys - 3; i >= 0; i -= 2)
-        seen += r->keys[i] == key;
-    r->seen = seen;
-    if (seen >= 2)
-        r->twice[stm] |= 1ULL << (key >> 58);
-    /* settle() looks again which side the repetition concerns. */
-    r->remarkable = r->pos->halfmove >= 99 || (r->twice[WHITE] | r->twice[BLACK]);
-    return r->nkeys == r->cap ? window_grow(r) : 0;
+    if (!r->legality_only)
+        settle(r, true);
+    r->remarkable = (r->twice[WHITE] | r->twice[BLACK]) != 0;
 }
 
 int rules_play(rules_t *r, move_t m)
 {
     /* The common ply settles by the proof alone, without a call: see settle(). */
-    if (r->remarkable) {
-        if (!r->legality_only && r->pending)
-            settle(r, true);
-        r->remarkable = false;
-    }
+    if (r->remarkable)
+        settle_before(r);
     /* In place; r->undo keeps what the position before needs. */
-    board_t *b = r->pos;
+    board_t *b = &r->board;
     board_play(b, m, &r->undo);
-    r->ply++;
+    uint32_t ply = ++r->ply;
     if (r->legality_only)
         return 0;
-    /* The facts' part: every call below is a tail call, so the common ply
-     * costs a few loads and stores. */
+    /* The facts' part: the common ply costs a few loads and stores, and
+     * every call below is a tail call. */
     r->last = m;
-    r->pending = true;
+    if (ply >= r->cap && keys_grow(r) < 0)
+        return -1;
+    uint64_t key = b->key;
+    r->keys[ply] = key;
+    uint32_t stamp = r->base + ply, *slot = &r->stamps[stamp_slot(key)];
+    uint32_t before = *slot;
+    *slot = stamp;
     /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
-     * a capture or pawn move, and only then), a move that changes castling
-     * rights, or any move from a position with a legal en passant.  The
-     * window then starts afresh with this position alone; so it does once
-     * fivefold is known, for then threefold is too and repetitions need no
-     * more counting. */
+     * a capture or pawn move, and only then) starts a new window. */
     unsigned halfmove = b->halfmove;
     if (halfmove == 0)
-        return track_zeroing(r); /* m is r->last */
-    uint64_t key = b->key;
-    int stm = b->stm;
-    if (b->castle != board_undo_castle(&r->undo) || board_undo_ep_legal(&r->undo) || r->first[FACT_FIVEFOLD] >= 0) {
-        window_reset(r, key, stm);
-        r->remarkable = halfmove >= 99;
-        return 0;
-    }
-    uint32_t n = r->nkeys;
-    r->keys[n] = key;
-    r->nkeys = n + 1;
-    r->seen = 1;
-    uint64_t bit = 1ULL << (key >> 56 & 63), *filter = &r->bloom[stm][key >> 62];
-    if (*filter & bit)
-        return window_scan(r, key, stm);
-    *filter |= bit;
-    r->remarkable = halfmove >= 99 || (r->twice[WHITE] | r->twice[BLACK]);
-    return n + 1 == r->cap ? window_grow(r) : 0;
+        return track_zeroing(r, stamp); /* m is r->last */
+    if (halfmove >= 99)
+        r->remarkable = true;
+    if (before >= r->wlow)
+        return window_scan(r, key, b->stm, stamp);
+    return 0;
 }
 
 void rules_finish(rules_t *r)
 {
     if (r->pending && !r->legality_only)
-        settle(r, movegen_has_legal(r->pos));
+        settle(r, movegen_has_legal(&r->board));
+    r->pending = false;
 }

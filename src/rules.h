@@ -34,24 +34,31 @@ const char *rules_fact_name(enum rules_fact f);
 /* The move that led to a ply, for reports: "34...Kg7", "41.Kf2"; "" at ply 0. */
 #define RULES_MOVE_TEXT 24
 
+/* Slots of the repetition filter: a key's top ten bits choose one. */
+#define RULES_STAMPS 1024
+
 typedef struct rules {
     board_t *pos;                /* the current position, ply `ply` (&board) */
     uint32_t ply;                /* half-moves played, 0.. */
     int32_t first[FACT_COUNT];   /* first ply where each fact holds, -1 if never */
     char first_move[FACT_COUNT][RULES_MOVE_TEXT]; /* the move that reached it */
-    /* private: the reversible window (positions since the last irreversible move) */
-    uint64_t *keys;              /* key per ply of the window, oldest first */
-    uint32_t nkeys, cap;
+    /* private: the reversible window, the positions since the last capture or
+     * pawn move.  A change of castling rights or a lapsed en passant chance
+     * needs no window of its own: the keys tell those positions apart. */
+    uint64_t *keys;              /* keys[k]: the key of ply k of this game */
+    uint32_t cap;                /* room in keys */
+    uint32_t wstart;             /* the window's first ply */
+    uint32_t *stamps;            /* RULES_STAMPS entries: per hash of a key, the stamp (base +
+                                    ply) of its last sighting; most plies need no scan */
+    uint32_t base;               /* the stamp of ply 0, above every stamp of earlier games */
+    uint32_t wlow;               /* base + wstart: a stamp from this window is at least this */
     uint32_t seen;               /* occurrences of `pos` in the window, 1.. */
     uint64_t twice[2];           /* per side to move, bit (key >> 58) of each window key with
                                     that side to move that occurred twice or more: zero if
                                     none did; a move can make a third occurrence only where
                                     this filter lets it */
-    uint64_t bloom[2][4];        /* per side to move, bit (key >> 56) of each window key with
-                                    that side to move: most plies need no scan, also in the
-                                    long windows of engine games */
-    bool pending;                /* facts of `pos` wait for the legal-move proof */
-    bool remarkable;             /* settling `pos` has more to do than take the proof */
+    bool pending;                /* rules_finish() has the last position to settle */
+    bool remarkable;             /* the next rules_play() has more to settle than the proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
     bool legality_only;          /* replay only: no facts (set after rules_init) */
@@ -68,6 +75,10 @@ typedef struct rules {
 
 /* Starts following a game from start (ply 0).  Returns 0, -1 if out of memory. */
 int rules_init(rules_t *r, const board_t *start);
+
+/* Starts another game on r, which rules_init() made: its memory serves
+ * again, until rules_free(). */
+void rules_restart(rules_t *r, const board_t *start);
 void rules_free(rules_t *r);
 
 /* Plays m, a legal move in *r->pos (or a null move), and settles the facts
