@@ -65,12 +65,6 @@ static bool material_thin(const board_t *b)
            !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]);
 }
 
-/* The repetition filter's slot for a key. */
-static inline unsigned stamp_slot(uint64_t key)
-{
-    return (unsigned)(key >> 54);
-}
-
 int rules_init(rules_t *r, const board_t *start)
 {
     r->cap = 256;
@@ -102,7 +96,7 @@ void rules_restart(rules_t *r, const board_t *start)
         r->first_move[f][0] = '\0';
     }
     r->keys[0] = start->key;
-    r->stamps[stamp_slot(start->key)] = r->base;
+    r->stamps[rules_stamp_slot(start->key)] = r->base;
     r->wstart = 0;
     r->wlow = r->base;
     r->seen = 1;
@@ -375,7 +369,7 @@ ARB_NOINLINE static int track_material(rules_t *r)
  * with this position alone.  A pawn push keeps the material: unless a
  * side was thin already or the pawn now stands blocked by an enemy pawn
  * (a lock may form), there is nothing to judge (see material_matters()). */
-ARB_NOINLINE static int track_zeroing(rules_t *r, uint32_t stamp)
+int rules_after_zeroing(rules_t *r, uint32_t stamp)
 {
     const board_t *b = &r->board;
     move_t m = r->last;
@@ -393,7 +387,7 @@ ARB_NOINLINE static int track_zeroing(rules_t *r, uint32_t stamp)
 }
 
 /* Doubles the room for keys, before the ply that would not fit. */
-ARB_NOINLINE static int keys_grow(rules_t *r)
+int rules_keys_grow(rules_t *r)
 {
     uint32_t cap = r->cap * 2;
     uint64_t *k = realloc(r->keys, cap * sizeof *k);
@@ -409,7 +403,7 @@ ARB_NOINLINE static int keys_grow(rules_t *r)
  * positions with the same side to move, two plies apart.  Once fivefold
  * is known, threefold is too and nothing needs counting: the window then
  * starts afresh instead, which keeps an endless repetition linear. */
-ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm, uint32_t stamp)
+int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp)
 {
     if (r->first[FACT_FIVEFOLD] >= 0) {
         r->wstart = r->ply;
@@ -430,44 +424,11 @@ ARB_NOINLINE static int window_scan(rules_t *r, uint64_t key, int stm, uint32_t 
 
 /* Settles the position before the move about to be played; the next ply
  * stays remarkable while a position of the window occurred twice. */
-ARB_NOINLINE static void settle_before(rules_t *r)
+void rules_settle_before(rules_t *r)
 {
     if (!r->legality_only)
         settle(r, true);
     r->remarkable = (r->twice[WHITE] | r->twice[BLACK]) != 0;
-}
-
-int rules_play(rules_t *r, move_t m)
-{
-    /* The common ply settles by the proof alone, without a call: see settle(). */
-    if (r->remarkable)
-        settle_before(r);
-    /* In place; r->undo keeps what the position before needs. */
-    board_t *b = &r->board;
-    board_play(b, m, &r->undo);
-    uint32_t ply = ++r->ply;
-    if (r->legality_only)
-        return 0;
-    /* The facts' part: the common ply costs a few loads and stores, and
-     * every call below is a tail call. */
-    r->last = m;
-    if (ply >= r->cap && keys_grow(r) < 0)
-        return -1;
-    uint64_t key = b->key;
-    r->keys[ply] = key;
-    uint32_t stamp = r->base + ply, *slot = &r->stamps[stamp_slot(key)];
-    uint32_t before = *slot;
-    *slot = stamp;
-    /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
-     * a capture or pawn move, and only then) starts a new window. */
-    unsigned halfmove = b->halfmove;
-    if (halfmove == 0)
-        return track_zeroing(r, stamp); /* m is r->last */
-    if (halfmove >= 99)
-        r->remarkable = true;
-    if (before >= r->wlow)
-        return window_scan(r, key, b->stm, stamp);
-    return 0;
 }
 
 void rules_finish(rules_t *r)

@@ -81,9 +81,53 @@ int rules_init(rules_t *r, const board_t *start);
 void rules_restart(rules_t *r, const board_t *start);
 void rules_free(rules_t *r);
 
+/* rules_play()'s parts out of line, for it alone. */
+void rules_settle_before(rules_t *r);
+int rules_keys_grow(rules_t *r);
+int rules_after_zeroing(rules_t *r, uint32_t stamp);
+int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp);
+
+/* The repetition filter's slot for a key. */
+static inline unsigned rules_stamp_slot(uint64_t key)
+{
+    return (unsigned)(key >> 54);
+}
+
 /* Plays m, a legal move in *r->pos (or a null move), and settles the facts
  * of the position it leaves.  Returns 0, -1 if out of memory. */
-int rules_play(rules_t *r, move_t m);
+static inline int rules_play(rules_t *r, move_t m)
+{
+    /* The common ply settles by the proof alone, without a call: see settle(). */
+    if (r->remarkable)
+        rules_settle_before(r);
+    /* In place; r->undo keeps what the position before needs. */
+    board_t *b = &r->board;
+    board_play(b, m, &r->undo);
+    uint32_t ply = ++r->ply;
+    if (r->legality_only)
+        return 0;
+    /* The facts' part: the common ply costs a few loads and stores, and
+     * every call below is a tail call. */
+    r->last = m;
+    if (ply >= r->cap && rules_keys_grow(r) < 0)
+        return -1;
+    uint64_t key = b->key;
+    r->keys[ply] = key;
+    uint32_t stamp = r->base + ply, *slot = &r->stamps[rules_stamp_slot(key)];
+    uint32_t before = *slot;
+    *slot = stamp;
+    /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
+     * a capture or pawn move, and only then) starts a new window. */
+    unsigned halfmove = b->halfmove;
+    if (halfmove == 0)
+        return rules_after_zeroing(r, stamp); /* m is r->last */
+    if (halfmove >= 99)
+        r->remarkable = true;
+    if (before >= r->wlow)
+        return rules_after_sighting(r, key, b->stm, stamp);
+    return 0;
+}
+
 
 /* Settles the facts of the last position (call once, after the last move). */
 void rules_finish(rules_t *r);
