@@ -320,13 +320,23 @@ static inline void remove_piece(dpos_t *p, int s)
     p->key ^= zobrist_piece[pc][sq_to88(s)];
 }
 
+/* From the board's square sets and key: the key differs only where an en
+ * passant capture is possible but not legal (dpos_t counts the square then). */
 static void dpos_from_board(const tables_t *T, const board_t *b, dpos_t *p)
 {
-    memset(p, 0, sizeof *p);
-    for (int s = 0; s < 64; s++) {
-        int pc = b->sq[sq_to88(s)];
-        if (pc != EMPTY)
-            put_piece(p, s, pc);
+    memset(p->sq, EMPTY, sizeof p->sq);
+    p->occ = 0;
+    for (int c = WHITE; c <= BLACK; c++) {
+        p->pc[c][0] = 0;
+        for (int type = PAWN; type <= KING; type++) {
+            uint8_t pc = PIECE(c, type);
+            bb_t men = b->men[MEN_INDEX(pc)];
+            p->pc[c][type] = men;
+            p->pc[c][0] |= men;
+            for (bb_t x = men; x; x &= x - 1)
+                p->sq[lsb(x)] = pc;
+        }
+        p->occ |= p->pc[c][0];
     }
     p->ksq[WHITE] = (uint8_t)sq_from88(b->king[WHITE]);
     p->ksq[BLACK] = (uint8_t)sq_from88(b->king[BLACK]);
@@ -335,16 +345,16 @@ static void dpos_from_board(const tables_t *T, const board_t *b, dpos_t *p)
     for (int i = 0; i < 4; i++)
         p->crook[i] = (uint8_t)(b->castle_rook[i] == SQ_NONE ? NO_SQ : sq_from88(b->castle_rook[i]));
     p->ep = NO_SQ;
+    p->key = b->key;
+    if (b->ep_legal)
+        p->key ^= zobrist_ep[SQ_FILE(b->ep)];
     if (b->ep != SQ_NONE) {
         int e = sq_from88(b->ep);
-        if (T->pawn[!b->stm][e] & p->pc[b->stm][PAWN])
+        if (T->pawn[!b->stm][e] & p->pc[b->stm][PAWN]) {
             p->ep = (uint8_t)e;
+            p->key ^= zobrist_ep[sq_file(e)];
+        }
     }
-    p->key ^= zobrist_castle[p->castle];
-    if (p->ep != NO_SQ)
-        p->key ^= zobrist_ep[sq_file(p->ep)];
-    if (p->stm == BLACK)
-        p->key ^= zobrist_black;
 }
 
 /* Pieces of colour `by` attacking s, for the occupancy occ. */
