@@ -69,8 +69,9 @@ int rules_init(rules_t *r, const board_t *start)
 {
     r->cap = 256;
     r->keys = malloc(r->cap * sizeof *r->keys);
+    r->chain = malloc(r->cap * sizeof *r->chain);
     r->stamps = calloc(RULES_STAMPS, sizeof *r->stamps);
-    if (!r->keys || !r->stamps) {
+    if (!r->keys || !r->chain || !r->stamps) {
         rules_free(r);
         return -1;
     }
@@ -96,8 +97,9 @@ void rules_restart(rules_t *r, const board_t *start)
         r->first_move[f][0] = '\0';
     }
     r->keys[0] = start->key;
-    r->stamps[rules_stamp_slot(start->key)] = r->base;
-    r->wstart = 0;
+    uint32_t *slot = &r->stamps[rules_stamp_slot(start->key)];
+    r->chain[0] = *slot; /* from an earlier game: below the window */
+    *slot = r->base;
     r->wlow = r->base;
     r->seen = 1;
     r->twice[WHITE] = r->twice[BLACK] = 0;
@@ -116,21 +118,21 @@ void rules_restart(rules_t *r, const board_t *start)
 void rules_free(rules_t *r)
 {
     free(r->keys);
+    free(r->chain);
     free(r->stamps);
     r->keys = NULL;
+    r->chain = NULL;
     r->stamps = NULL;
     r->cap = 0;
 }
 
-/* Occurrences in the window of the position with key `key` and side to
- * move `stm`, counting window positions of that side only. */
-static int window_count(const rules_t *r, uint64_t key, int stm)
+/* Occurrences in the window of the position with key `key`, the side to
+ * move included in the key: the sightings in its slot, newest first. */
+static int window_count(const rules_t *r, uint64_t key)
 {
     int n = 0;
-    /* keys[ply] is r->pos; positions with its side to move sit at even distance. */
-    int64_t start = (int64_t)r->ply - (stm == r->board.stm ? 0 : 1);
-    for (int64_t i = start; i >= (int64_t)r->wstart; i -= 2)
-        n += r->keys[i] == key;
+    for (uint32_t s = r->stamps[rules_stamp_slot(key)]; s >= r->wlow; s = r->chain[s - r->base])
+        n += r->keys[s - r->base] == key;
     return n;
 }
 
@@ -153,7 +155,7 @@ static bool repeats_after(const rules_t *r, uint64_t base, int from, int to, uin
     if (!(r->twice[!b->stm] & (1ULL << (key >> 58))))
         return false;
     move_t m = { (uint8_t)from, (uint8_t)to, EMPTY, 0 };
-    return window_count(r, key, !b->stm) >= 2 && movegen_is_legal_known(b, m, b->in_check);
+    return window_count(r, key) >= 2 && movegen_is_legal_known(b, m, b->in_check);
 }
 
 /* FIDE 9.2.1(a): the player to move declares a move after which the
@@ -374,7 +376,6 @@ int rules_after_zeroing(rules_t *r, uint32_t stamp)
     const board_t *b = &r->board;
     move_t m = r->last;
     int stm = b->stm;
-    r->wstart = r->ply;
     r->wlow = stamp;
     r->twice[WHITE] = r->twice[BLACK] = 0;
     if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
@@ -386,7 +387,7 @@ int rules_after_zeroing(rules_t *r, uint32_t stamp)
     return 0;
 }
 
-/* Doubles the room for keys, before the ply that would not fit. */
+/* Doubles the room for keys and chain, before the ply that would not fit. */
 int rules_keys_grow(rules_t *r)
 {
     uint32_t cap = r->cap * 2;
@@ -394,26 +395,29 @@ int rules_keys_grow(rules_t *r)
     if (!k)
         return -1;
     r->keys = k;
+    uint32_t *c = realloc(r->chain, cap * sizeof *c);
+    if (!c)
+        return -1;
+    r->chain = c;
     r->cap = cap;
     return 0;
 }
 
 /* rules_play() when the filter says that the position just reached may
- * have occurred before in the window: counts its occurrences among the
- * positions with the same side to move, two plies apart.  Once fivefold
- * is known, threefold is too and nothing needs counting: the window then
- * starts afresh instead, which keeps an endless repetition linear. */
-int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp)
+ * have occurred before in the window: counts its occurrences, following
+ * the sightings of its slot from `before`, the one before this ply's.
+ * Once fivefold is known, threefold is too and nothing needs counting:
+ * the window then starts afresh instead. */
+int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp, uint32_t before)
 {
     if (r->first[FACT_FIVEFOLD] >= 0) {
-        r->wstart = r->ply;
         r->wlow = stamp;
         r->twice[WHITE] = r->twice[BLACK] = 0;
         return 0;
     }
     uint32_t seen = 1;
-    for (int64_t i = (int64_t)r->ply - 2; i >= (int64_t)r->wstart; i -= 2)
-        seen += r->keys[i] == key;
+    for (uint32_t s = before; s >= r->wlow; s = r->chain[s - r->base])
+        seen += r->keys[s - r->base] == key;
     r->seen = seen;
     if (seen >= 2) {
         r->twice[stm] |= 1ULL << (key >> 58);

@@ -46,12 +46,14 @@ typedef struct rules {
      * pawn move.  A change of castling rights or a lapsed en passant chance
      * needs no window of its own: the keys tell those positions apart. */
     uint64_t *keys;              /* keys[k]: the key of ply k of this game */
-    uint32_t cap;                /* room in keys */
-    uint32_t wstart;             /* the window's first ply */
+    uint32_t *chain;             /* chain[k]: the stamp of the sighting before ply k's in its
+                                    slot, so that a count visits only keys of one slot */
+    uint32_t cap;                /* room in keys and chain */
     uint32_t *stamps;            /* RULES_STAMPS entries: per hash of a key, the stamp (base +
                                     ply) of its last sighting; most plies need no scan */
     uint32_t base;               /* the stamp of ply 0, above every stamp of earlier games */
-    uint32_t wlow;               /* base + wstart: a stamp from this window is at least this */
+    uint32_t wlow;               /* the stamp of the window's first ply: a sighting in the
+                                    window has a stamp of at least this */
     uint32_t seen;               /* occurrences of `pos` in the window, 1.. */
     uint64_t twice[2];           /* per side to move, bit (key >> 58) of each window key with
                                     that side to move that occurred twice or more: zero if
@@ -61,8 +63,8 @@ typedef struct rules {
     bool remarkable;             /* the next rules_play() has more to settle than the proof */
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
-    bool legality_only;          /* replay only: no facts (set after rules_init) */
-    struct dead_search *dead;    /* borrowed analysis for dead positions (set after
+    bool legality_only;          /* replay only: no facts (set after rules_init/restart) */
+    struct dead_search *dead;    /* borrowed analysis for dead positions (set after each
                                     rules_init); NULL: material only */
     bool pawns_changed;          /* a pawn moved or was taken on the last move */
     bool thin;                   /* a side of `pos` has no pawn, rook or queen: material
@@ -85,7 +87,7 @@ void rules_free(rules_t *r);
 void rules_settle_before(rules_t *r);
 int rules_keys_grow(rules_t *r);
 int rules_after_zeroing(rules_t *r, uint32_t stamp);
-int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp);
+int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp, uint32_t before);
 
 /* The repetition filter's slot for a key. */
 static inline unsigned rules_stamp_slot(uint64_t key)
@@ -116,6 +118,7 @@ static inline int rules_play(rules_t *r, move_t m)
     uint32_t stamp = r->base + ply, *slot = &r->stamps[rules_stamp_slot(key)];
     uint32_t before = *slot;
     *slot = stamp;
+    r->chain[ply] = before;
     /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
      * a capture or pawn move, and only then) starts a new window. */
     unsigned halfmove = b->halfmove;
@@ -124,7 +127,7 @@ static inline int rules_play(rules_t *r, move_t m)
     if (halfmove >= 99)
         r->remarkable = true;
     if (before >= r->wlow)
-        return rules_after_sighting(r, key, b->stm, stamp);
+        return rules_after_sighting(r, key, b->stm, stamp, before);
     return 0;
 }
 

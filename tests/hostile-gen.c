@@ -25,6 +25,8 @@
  *                no newline between moves but every 16 plies
  *   pawnplies N  the same with a pair of pawn moves every N/15 plies, so
  *                that repetition windows reset (and the game never stops)
+ *   wander N     one game of N plies (at most 93,310) with no capture, no pawn
+ *                move and no position twice: one long repetition window
  *   empty N      N empty games ("*" on a line)
  *   nul N        N NUL bytes
  *   random N     N bytes from a fixed pseudo-random sequence
@@ -116,6 +118,33 @@ static void plies(uint64_t n, uint64_t every)
     outs(" *");
 }
 
+/* Six white rooks on the 2nd to 7th ranks count in a reflected Gray code
+ * of six digits (files a to f): each White move steps one rook one file,
+ * so no White arrangement comes twice in 6^6 moves, while the black king
+ * steps between h8 and g8, out of every rook's reach. */
+static void wander(uint64_t n)
+{
+    int file[6] = { 0 }, dir[6] = { 1, 1, 1, 1, 1, 1 };
+    char buf[64];
+    outs("[Event \"wander\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"7k/R7/R7/R7/R7/R7/R7/K7 w - - 0 1\"]\n\n");
+    for (uint64_t ply = 0; ply + 2 <= n; ply += 2) {
+        int i = 0;
+        while (i < 6 && (file[i] + dir[i] < 0 || file[i] + dir[i] > 5)) {
+            dir[i] = -dir[i];
+            i++;
+        }
+        if (i == 6)
+            break; /* every arrangement made */
+        int from = file[i];
+        file[i] += dir[i];
+        uint64_t move = ply / 2 + 1;
+        snprintf(buf, sizeof buf, "%llu. R%c%d%c%d K%s%s", (unsigned long long)move, 'a' + from, i + 2,
+                 'a' + file[i], i + 2, move % 2 ? "g8" : "h8", move % 8 ? " " : "\n");
+        outs(buf);
+    }
+    outs(" *");
+}
+
 static int generate(const char *what, uint64_t n)
 {
     char buf[64];
@@ -150,6 +179,8 @@ static int generate(const char *what, uint64_t n)
         plies(n, 0);
     } else if (strcmp(what, "pawnplies") == 0) {
         plies(n, n / 15 + 1);
+    } else if (strcmp(what, "wander") == 0) {
+        wander(n);
     } else if (strcmp(what, "empty") == 0) {
         for (uint64_t i = 0; i < n; i += 32768) {
             uint64_t k = n - i < 32768 ? n - i : 32768;

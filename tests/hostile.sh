@@ -14,8 +14,8 @@
 #     case's bound times HOSTILE_TIME_SCALE.  The bounds are far below what
 #     quadratic work on these sizes would take, so they check linearity.
 #
-# Cases: longline nested tags comment tagvalue plies pawnplies empty nul
-# random.
+# Cases: longline nested tags comment tagvalue plies pawnplies wander empty
+# nul random.
 #
 # Environment:
 #   PGN_ARBITER        the program (default src/pgn-arbiter)
@@ -124,6 +124,11 @@ check_plies() {
 check_pawnplies() {
     check_plies
 }
+check_wander() {
+    check_plies
+    expect "game 1 seventy-five-move ply" "$(printf '%s\n' "$first" | sed -n 's/.*"seventyfive":\([0-9a-z]*\).*/\1/p')" 150
+    expect "game 1 threefold" "$(printf '%s\n' "$first" | sed -n 's/.*"threefold":\([0-9a-z]*\).*/\1/p')" null
+}
 check_empty() {
     expect "records" "$n" $((size + 1))
     expect "game 1 status" "$(field status "$first")" ok
@@ -180,7 +185,7 @@ line=67108864
 
 # NAME SIZE SECONDS (a release build needs a tenth of each bound or less)
 cases="longline:$line:60 nested:100000:10 tags:100000:20 comment:10485760:20 tagvalue:10485760:20
-plies:100000:20 pawnplies:100000:20 empty:1000000:60 nul:10485760:20 random:10485760:20"
+plies:100000:20 pawnplies:100000:20 wander:93310:1 empty:1000000:60 nul:10485760:20 random:10485760:20"
 want=${*:-}
 for c in $cases; do
     IFS=: read -r name size secs <<EOF
