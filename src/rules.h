@@ -64,8 +64,8 @@ typedef struct rules {
     bool material_changed;       /* a capture or promotion led to `pos` */
     bool insufficient;           /* cached material verdict for `pos` */
     bool legality_only;          /* replay only: no facts (set after rules_init/restart) */
-    struct dead_search *dead;    /* borrowed analysis for dead positions (set after each
-                                    rules_init); NULL: material only */
+    struct dead_search *dead;    /* borrowed analysis for dead positions (set after
+                                    rules_init/restart); NULL: material only */
     bool pawns_changed;          /* a pawn moved or was taken on the last move */
     bool thin;                   /* a side of `pos` has no pawn, rook or queen: material
                                     may decide (kept when material changes) */
@@ -81,6 +81,7 @@ int rules_init(rules_t *r, const board_t *start);
 /* Starts another game on r, which rules_init() made: its memory serves
  * again, until rules_free(). */
 void rules_restart(rules_t *r, const board_t *start);
+
 void rules_free(rules_t *r);
 
 /* rules_play()'s parts out of line, for it alone. */
@@ -119,8 +120,8 @@ static inline int rules_play(rules_t *r, move_t m)
     uint32_t before = *slot;
     *slot = stamp;
     r->chain[ply] = before;
-    /* python-chess is_irreversible(): a zeroing move (the clock is 0 after
-     * a capture or pawn move, and only then) starts a new window. */
+    /* A zeroing move (the clock is 0 after a capture or pawn move, and
+     * only then) starts a new window. */
     unsigned halfmove = b->halfmove;
     if (halfmove == 0)
         return rules_after_zeroing(r, stamp); /* m is r->last */
@@ -130,7 +131,6 @@ static inline int rules_play(rules_t *r, move_t m)
         return rules_after_sighting(r, key, b->stm, stamp, before);
     return 0;
 }
-
 
 /* Settles the facts of the last position (call once, after the last move). */
 void rules_finish(rules_t *r);
