@@ -65,6 +65,24 @@ static bool material_thin(const board_t *b)
            !(c[PIECE(BLACK, PAWN)] | c[PIECE(BLACK, ROOK)] | c[PIECE(BLACK, QUEEN)]);
 }
 
+/* Sightings in the window of the key `key`, following its slot's chain
+ * from the stamp `from` back to the window's start. */
+static uint32_t sightings(const rules_t *r, uint64_t key, uint32_t from)
+{
+    uint32_t n = 0;
+    for (uint32_t s = from; s >= r->wlow; s = r->chain[s - r->base])
+        n += r->keys[s - r->base] == key;
+    return n;
+}
+
+/* The window starts afresh at the ply stamped `stamp`: nothing in it has
+ * occurred twice. */
+static void window_start(rules_t *r, uint32_t stamp)
+{
+    r->wlow = stamp;
+    r->twice[WHITE] = r->twice[BLACK] = 0;
+}
+
 int rules_init(rules_t *r, const board_t *start)
 {
     r->cap = 256;
@@ -100,9 +118,8 @@ void rules_restart(rules_t *r, const board_t *start)
     uint32_t *slot = &r->stamps[rules_stamp_slot(start->key)];
     r->chain[0] = *slot; /* from an earlier game: below the window */
     *slot = r->base;
-    r->wlow = r->base;
+    window_start(r, r->base);
     r->seen = 1;
-    r->twice[WHITE] = r->twice[BLACK] = 0;
     r->pending = true;
     r->remarkable = true;
     r->material_changed = true;
@@ -126,16 +143,6 @@ void rules_free(rules_t *r)
     r->cap = 0;
 }
 
-/* Occurrences in the window of the position with key `key`, the side to
- * move included in the key: the sightings in its slot, newest first. */
-static int window_count(const rules_t *r, uint64_t key)
-{
-    int n = 0;
-    for (uint32_t s = r->stamps[rules_stamp_slot(key)]; s >= r->wlow; s = r->chain[s - r->base])
-        n += r->keys[s - r->base] == key;
-    return n;
-}
-
 /* Does the quiet move of the man on `from` (piece code pc) to `to` lead to
  * a position that occurred twice in the window?  The key after the move is
  * computed without making it (base: the other side moves, an en passant
@@ -155,7 +162,7 @@ static bool repeats_after(const rules_t *r, uint64_t base, int from, int to, uin
     if (!(r->twice[!b->stm] & (1ULL << (key >> 58))))
         return false;
     move_t m = { (uint8_t)from, (uint8_t)to, EMPTY, 0 };
-    return window_count(r, key) >= 2 && movegen_is_legal_known(b, m, b->in_check);
+    return sightings(r, key, r->stamps[rules_stamp_slot(key)]) >= 2 && movegen_is_legal_known(b, m, b->in_check);
 }
 
 /* FIDE 9.2.1(a): the player to move declares a move after which the
@@ -376,8 +383,7 @@ int rules_after_zeroing(rules_t *r, uint32_t stamp)
     const board_t *b = &r->board;
     move_t m = r->last;
     int stm = b->stm;
-    r->wlow = stamp;
-    r->twice[WHITE] = r->twice[BLACK] = 0;
+    window_start(r, stamp);
     if ((m.flags & MOVE_CAPTURE) || m.promo || r->thin ||
         (r->dead && b->sq[m.to + (stm == BLACK ? 16 : -16)] == PIECE(stm, PAWN)))
         return track_material(r);
@@ -411,13 +417,10 @@ int rules_keys_grow(rules_t *r)
 int rules_after_sighting(rules_t *r, uint64_t key, int stm, uint32_t stamp, uint32_t before)
 {
     if (r->first[FACT_FIVEFOLD] >= 0) {
-        r->wlow = stamp;
-        r->twice[WHITE] = r->twice[BLACK] = 0;
+        window_start(r, stamp);
         return 0;
     }
-    uint32_t seen = 1;
-    for (uint32_t s = before; s >= r->wlow; s = r->chain[s - r->base])
-        seen += r->keys[s - r->base] == key;
+    uint32_t seen = 1 + sightings(r, key, before);
     r->seen = seen;
     if (seen >= 2) {
         r->twice[stm] |= 1ULL << (key >> 58);
