@@ -71,6 +71,53 @@ const uint64_t board_reach_bits[4][128] = {
 };
 #undef REACH
 #undef REACH_RANK
+
+/* board_ray_bits: seven steps from (f, r) by (df, dr), those off the board
+ * dropped by BIT_AT. */
+#define RAY_BITS(f, r, df, dr)                                                                            \
+    (BIT_AT((f) + (df), (r) + (dr)) | BIT_AT((f) + 2 * (df), (r) + 2 * (dr)) |                            \
+     BIT_AT((f) + 3 * (df), (r) + 3 * (dr)) | BIT_AT((f) + 4 * (df), (r) + 4 * (dr)) |                    \
+     BIT_AT((f) + 5 * (df), (r) + 5 * (dr)) | BIT_AT((f) + 6 * (df), (r) + 6 * (dr)) |                    \
+     BIT_AT((f) + 7 * (df), (r) + 7 * (dr)))
+#define RAY_RANK(df, dr, r)                                                                               \
+    [SQ(0, r)] = RAY_BITS(0, r, df, dr), [SQ(1, r)] = RAY_BITS(1, r, df, dr),                             \
+    [SQ(2, r)] = RAY_BITS(2, r, df, dr), [SQ(3, r)] = RAY_BITS(3, r, df, dr),                             \
+    [SQ(4, r)] = RAY_BITS(4, r, df, dr), [SQ(5, r)] = RAY_BITS(5, r, df, dr),                             \
+    [SQ(6, r)] = RAY_BITS(6, r, df, dr), [SQ(7, r)] = RAY_BITS(7, r, df, dr)
+#define RAY(df, dr)                                                                                       \
+    { RAY_RANK(df, dr, 0), RAY_RANK(df, dr, 1), RAY_RANK(df, dr, 2), RAY_RANK(df, dr, 3),               \
+      RAY_RANK(df, dr, 4), RAY_RANK(df, dr, 5), RAY_RANK(df, dr, 6), RAY_RANK(df, dr, 7) }
+const uint64_t board_ray_bits[9][128] = {
+    RAY(1, 0), RAY(1, 1), RAY(0, 1), RAY(-1, 1), RAY(-1, 0), RAY(-1, -1), RAY(0, -1), RAY(1, -1), { 0 },
+};
+#undef RAY
+#undef RAY_RANK
+#undef RAY_BITS
+
+/* board_ray_dir: the direction of a file and rank difference (df, dr),
+ * in the order of board_ray_bits' rows. */
+#define DIR_OF(df, dr)                                                                                    \
+    ((dr) == 0 && (df) > 0     ? 0                                                                       \
+     : (df) == (dr) && (df) > 0  ? 1                                                                       \
+     : (df) == 0 && (dr) > 0     ? 2                                                                       \
+     : (df) == -(dr) && (dr) > 0 ? 3                                                                       \
+     : (dr) == 0 && (df) < 0     ? 4                                                                       \
+     : (df) == (dr) && (df) < 0  ? 5                                                                       \
+     : (df) == 0 && (dr) < 0     ? 6                                                                       \
+     : (df) == -(dr) && (dr) < 0 ? 7                                                                       \
+                                 : BOARD_DIR_NONE)
+#define DIR_AT(df, dr) [119 + (dr) * 16 + (df)] = DIR_OF(df, dr)
+#define DIR_ROW(dr)                                                                                       \
+    DIR_AT(-7, dr), DIR_AT(-6, dr), DIR_AT(-5, dr), DIR_AT(-4, dr), DIR_AT(-3, dr), DIR_AT(-2, dr),       \
+        DIR_AT(-1, dr), DIR_AT(0, dr), DIR_AT(1, dr), DIR_AT(2, dr), DIR_AT(3, dr), DIR_AT(4, dr),         \
+        DIR_AT(5, dr), DIR_AT(6, dr), DIR_AT(7, dr)
+const uint8_t board_ray_dir[240] = {
+    DIR_ROW(-7), DIR_ROW(-6), DIR_ROW(-5), DIR_ROW(-4), DIR_ROW(-3), DIR_ROW(-2), DIR_ROW(-1), DIR_ROW(0),
+    DIR_ROW(1),  DIR_ROW(2),  DIR_ROW(3),  DIR_ROW(4),  DIR_ROW(5),  DIR_ROW(6),  DIR_ROW(7),
+};
+#undef DIR_ROW
+#undef DIR_AT
+#undef DIR_OF
 #undef REACH_QUEEN
 #undef REACH_ROOK
 #undef REACH_BISHOP
@@ -269,6 +316,7 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
             int sq = SQ(file, rank);
             b->sq[sq] = (uint8_t)pc;
             b->men[MEN_INDEX(pc)] |= 1ULL << SQ64(sq);
+            b->occ |= 1ULL << SQ64(sq);
             b->count[pc]++;
             if (PIECE_TYPE(pc) == KING) {
                 if (b->king[PIECE_COLOR(pc)] != SQ_NONE) { *why = "more than one king of a colour"; return -1; }
@@ -418,6 +466,7 @@ static inline void put(board_t *b, int sq, uint8_t pc, uint64_t *key)
 {
     b->sq[sq] = pc;
     b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
+    b->occ ^= board_sq_bit[sq];
     *key ^= zobrist_piece[pc][sq];
 }
 
@@ -426,6 +475,7 @@ static inline void lift(board_t *b, int sq, uint64_t *key)
     uint8_t pc = b->sq[sq];
     *key ^= zobrist_piece[pc][sq];
     b->men[MEN_INDEX(pc)] ^= board_sq_bit[sq];
+    b->occ ^= board_sq_bit[sq];
     b->sq[sq] = EMPTY;
 }
 
@@ -458,13 +508,7 @@ static inline bool piece_attacks(const board_t *b, int from, int to)
         return PIECE_COLOR(pc) == WHITE ? (d == 15 || d == 17) : (d == -15 || d == -17);
     if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << t)))
         return false;
-    if (t == KNIGHT || t == KING)
-        return true;
-    int step = board_ray_step[BOARD_DELTA(from, to)];
-    for (int sq = from + step; sq != to; sq += step)
-        if (b->sq[sq] != EMPTY)
-            return false;
-    return true;
+    return t == KNIGHT || t == KING || !(board_between(from, to) & b->occ);
 }
 
 /* The slider of colour `by` that attacks the king on ksq along the line
@@ -473,20 +517,14 @@ static inline int discovered(const board_t *b, int ksq, int v, int by)
 {
     if (v < 0)
         return -1;
-    int step = board_ray_step[BOARD_DELTA(ksq, v)];
-    if (!step)
-        return -1;
-    bool diagonal = board_ray_kinds[BOARD_DELTA(ksq, v)] & (1 << BISHOP);
-    uint8_t slider = PIECE(by, diagonal ? BISHOP : ROOK), queen = PIECE(by, QUEEN);
-    if (!b->count[slider] && !b->count[queen])
-        return -1; /* no piece of `by` moves along such a line */
-    for (int sq = ksq + step; !SQ_OFFBOARD(sq); sq += step) {
-        uint8_t pc = b->sq[sq];
-        if (pc == EMPTY)
-            continue;
-        return pc == slider || pc == queen ? sq : -1;
-    }
-    return -1;
+    int d = board_ray_dir[BOARD_DELTA(ksq, v)];
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
+    uint64_t sliders = board_ray_bits[d][ksq] &
+                       (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
+    if (!sliders)
+        return -1; /* no man of `by` on the line that moves along it (none at all off a line) */
+    int first = board_first_on_ray(ksq, d, b->occ); /* a slider at the latest */
+    return (sliders >> first) & 1 ? SQ88(first) : -1;
 }
 
 /* The en passant part of a successor: after a double step, is the capture
@@ -678,8 +716,9 @@ void board_play(board_t *b, move_t m, board_undo_t *u)
         key ^= zobrist_ep[SQ_FILE(b->ep)];
     b->sq[f] = EMPTY;
     b->sq[t] = pc;
-    uint64_t tbit = board_sq_bit[t];
-    b->men[MEN_INDEX(pc)] ^= board_sq_bit[f] | tbit;
+    uint64_t fbit = board_sq_bit[f], tbit = board_sq_bit[t];
+    b->men[MEN_INDEX(pc)] ^= fbit | tbit;
+    b->occ = (b->occ ^ fbit) | tbit;
     unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
     if (victim != EMPTY) {
         key ^= zobrist_piece[victim][t];
@@ -729,8 +768,11 @@ static void place(board_t *b, int sq, uint8_t pc)
     uint64_t bit = board_sq_bit[sq];
     if (b->sq[sq] != EMPTY)
         b->men[MEN_INDEX(b->sq[sq])] ^= bit;
-    if (pc != EMPTY)
+    b->occ &= ~bit;
+    if (pc != EMPTY) {
         b->men[MEN_INDEX(pc)] ^= bit;
+        b->occ |= bit;
+    }
     b->sq[sq] = pc;
 }
 

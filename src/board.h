@@ -84,6 +84,7 @@ typedef struct board {
     uint64_t men[12];       /* squares of each kind of man by MEN_INDEX(piece code), bit
                                SQ64(sq); kept with sq[] so that the men of a kind are found
                                without a board scan */
+    uint64_t occ;           /* every man's square (the union of men[]): lines tested in one AND */
     uint64_t key;           /* Zobrist key (zobrist.h): kept equal to zobrist_compute() */
     uint8_t king[2];        /* king square per colour */
     /* From castle_rook to fullmove: the block board_play() saves whole (keep them together). */
@@ -175,6 +176,17 @@ static inline int board_line_step(int a, int b)
     return board_ray_step[BOARD_DELTA(a, b)];
 }
 
+/* The eight directions of a line, by BOARD_DELTA(from, to): 0..3 for the
+ * steps that raise the square's index (+1, +17, +16, +15), 4..7 for their
+ * negatives in the same order (an odd direction is a diagonal); 8 when the
+ * squares share no line. */
+extern const uint8_t board_ray_dir[240];
+#define BOARD_DIR_NONE 8
+#define BOARD_DIR_DIAGONAL(d) ((d) & 1)
+/* The squares (bits SQ64) from the 0x88 square sq, itself excluded, to the
+ * edge of the board in direction d; row BOARD_DIR_NONE is empty. */
+extern const uint64_t board_ray_bits[9][128];
+
 /* Bit SQ64(sq) of board_t.men per 0x88 square sq, 0 off the board: one load
  * instead of the arithmetic. */
 extern const uint64_t board_sq_bit[128];
@@ -193,6 +205,41 @@ static inline int board_lsb(uint64_t x)
 #else
     return board_lsb_table[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
 #endif
+}
+
+/* Index 0..63 of the highest set bit of x (x != 0). */
+static inline int board_msb(uint64_t x)
+{
+#ifdef ARB_HAVE_CLZLL
+    return 63 - __builtin_clzll(x);
+#else
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return board_lsb(x ^ (x >> 1));
+#endif
+}
+
+/* The squares strictly between a and b, which share a line (bits SQ64):
+ * the ray from a less the ray from b and b itself. */
+static inline uint64_t board_between(int a, int b)
+{
+    int d = board_ray_dir[BOARD_DELTA(a, b)];
+    return board_ray_bits[d][a] ^ board_ray_bits[d][b] ^ board_sq_bit[b];
+}
+
+/* The first man met from sq in direction d (a direction of
+ * board_ray_dir), given the squares occ taken; -1 if none.  As a SQ64
+ * index: a ray that raises the index meets its lowest bit first. */
+static inline int board_first_on_ray(int sq, int d, uint64_t occ)
+{
+    uint64_t x = board_ray_bits[d][sq] & occ;
+    if (!x)
+        return -1;
+    return d < 4 ? board_lsb(x) : board_msb(x);
 }
 
 /* True if the side to move is in check (kept by every board function). */

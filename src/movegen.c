@@ -11,45 +11,40 @@
 static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
 static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
 
-/* Is sq attacked by colour `by` on the squares s[], a copy of b->sq where
- * only the side to move's men may differ?  The men of `by` are found in
- * b->men, except one taken on `gone` (-1: none); lines are traced on s[],
- * where `lifted` reads as empty (a king stepping off a line it blocks;
- * -1: none). */
-static bool attacked(const board_t *b, const uint8_t *s, int sq, int by, int lifted, int gone)
+#define FILE_A_BITS 0x0101010101010101ULL
+#define FILE_H_BITS 0x8080808080808080ULL
+
+/* Is sq attacked by colour `by` when the squares occ are taken?  occ may
+ * differ from b->occ by the side to move's men (a move tried, a king
+ * lifted off a line it blocks); the men of `by` are found in b->men, but
+ * for those on the squares `gone` (taken by the move tried). */
+static bool attacked(const board_t *b, int sq, int by, uint64_t occ, uint64_t gone)
 {
-    /* Pawns: a white pawn on p attacks p+15 and p+17. */
-    uint8_t pawn = PIECE(by, PAWN);
-    if (b->count[pawn]) {
-        int back = by == WHITE ? -1 : 1;
-        int p1 = sq + back * 15, p2 = sq + back * 17;
-        if ((!SQ_OFFBOARD(p1) && s[p1] == pawn) || (!SQ_OFFBOARD(p2) && s[p2] == pawn))
-            return true;
-    }
+    /* Pawns: a white pawn attacks the squares 7 and 9 above it (as SQ64),
+     * each but off its own edge file. */
+    uint64_t bit = board_sq_bit[sq];
+    uint64_t pawn_origins = by == WHITE ? ((bit >> 9) & ~FILE_H_BITS) | ((bit >> 7) & ~FILE_A_BITS)
+                                        : ((bit << 7) & ~FILE_H_BITS) | ((bit << 9) & ~FILE_A_BITS);
+    if (b->men[MEN_INDEX(PIECE(by, PAWN))] & ~gone & pawn_origins)
+        return true;
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
-    uint64_t gone_bit = gone >= 0 ? board_sq_bit[gone] : 0;
     const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
-    if (men[0] & ~gone_bit & board_reach_bits[0][sq])
+    if (men[0] & ~gone & board_reach_bits[0][sq])
         return true;
     /* Sliders on a line of their kind through sq: the line must be empty. */
     uint64_t sliders = ((men[BISHOP - KNIGHT] & board_reach_bits[BISHOP - KNIGHT][sq]) |
                         (men[ROOK - KNIGHT] & board_reach_bits[ROOK - KNIGHT][sq]) |
-                        (men[QUEEN - KNIGHT] & board_reach_bits[QUEEN - KNIGHT][sq])) & ~gone_bit;
-    for (; sliders; sliders &= sliders - 1) {
-        int p = SQ88(board_lsb(sliders));
-        int step = board_ray_step[BOARD_DELTA(sq, p)], t = sq + step;
-        while (t != p && (s[t] == EMPTY || t == lifted))
-            t += step;
-        if (t == p)
+                        (men[QUEEN - KNIGHT] & board_reach_bits[QUEEN - KNIGHT][sq])) & ~gone;
+    for (; sliders; sliders &= sliders - 1)
+        if (!(board_between(sq, SQ88(board_lsb(sliders))) & occ))
             return true;
-    }
     return false;
 }
 
 bool movegen_attacked(const board_t *b, int sq, int by)
 {
-    return attacked(b, b->sq, sq, by, -1, -1);
+    return attacked(b, sq, by, b->occ, 0);
 }
 
 /* Castling squares: king and rook destinations for a right. */
@@ -81,7 +76,7 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
             if (b->sq[t] != EMPTY)
                 return false;
         for (int t = kfrom + step;; t += step) {
-            if (attacked(b, b->sq, t, them, -1, -1))
+            if (attacked(b, t, them, b->occ, 0))
                 return false;
             if (t == kto)
                 return true;
@@ -103,8 +98,9 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
             return false;
     a = kfrom < kto ? kfrom : kto;
     z = kfrom < kto ? kto : kfrom;
+    uint64_t occ = b->occ & ~(board_sq_bit[kfrom] | board_sq_bit[rfrom]);
     for (int t = a; t <= z; t++)
-        if (attacked(b, s, t, them, -1, -1))
+        if (attacked(b, t, them, occ, 0))
             return false;
     return true;
 }
@@ -113,7 +109,7 @@ bool movegen_king_step_legal(const board_t *b, int from, int to)
 {
     /* No copy needed: the king only has to leave its own square empty for
      * the lines through it; what it captures attacks nothing. */
-    return !attacked(b, b->sq, to, !b->stm, from, to);
+    return !attacked(b, to, !b->stm, b->occ & ~board_sq_bit[from], board_sq_bit[to]);
 }
 
 bool movegen_is_legal(const board_t *b, move_t m)
@@ -124,13 +120,16 @@ bool movegen_is_legal(const board_t *b, move_t m)
     uint8_t piece = b->sq[m.from];
     if (PIECE_TYPE(piece) == KING)
         return movegen_king_step_legal(b, m.from, m.to);
-    uint8_t s[128];
-    memcpy(s, b->sq, sizeof s);
-    if (m.flags & MOVE_EP)
-        s[SQ(SQ_FILE(m.to), SQ_RANK(m.from))] = EMPTY;
-    s[m.from] = EMPTY;
-    s[m.to] = piece;
-    return !attacked(b, s, b->king[us], !us, -1, (m.flags & MOVE_CAPTURE) ? m.to : -1);
+    /* The squares taken after the move, and the men of the other side it
+     * takes (an en passant victim off its square). */
+    uint64_t occ = (b->occ & ~board_sq_bit[m.from]) | board_sq_bit[m.to];
+    uint64_t gone = (m.flags & MOVE_CAPTURE) ? board_sq_bit[m.to] : 0;
+    if (m.flags & MOVE_EP) {
+        uint64_t victim = board_sq_bit[SQ(SQ_FILE(m.to), SQ_RANK(m.from))];
+        gone |= victim;
+        occ &= ~victim;
+    }
+    return !attacked(b, b->king[us], !us, occ, gone);
 }
 
 bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check)
@@ -277,7 +276,7 @@ static bool has_legal_in_check(const board_t *b)
         int t = k + king_steps[i];
         if (SQ_OFFBOARD(t) || (b->sq[t] != EMPTY && PIECE_COLOR(b->sq[t]) == us))
             continue;
-        if (!attacked(b, b->sq, t, them, k, t))
+        if (!attacked(b, t, them, b->occ & ~board_sq_bit[k], board_sq_bit[t]))
             return true;
     }
     int c = b->checker;

@@ -34,6 +34,22 @@ bool movegen_king_step_legal(const board_t *b, int from, int to);
  * unless it leaves the line of a pin, found with one ray walk, or leaves
  * the check (b->checker) standing. */
 bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
+/* The direction (board_ray_dir) from the side to move's king of the line
+ * on which its man on `from` is pinned, BOARD_DIR_NONE if the man is free:
+ * pinned when the nearest enemy slider of the line's kind beyond the king
+ * has this man, and only it, in between.  No walk: a few loads and ANDs. */
+static inline int movegen_pin_dir(const board_t *b, int from)
+{
+    int us = b->stm, k = b->king[us], d = board_ray_dir[BOARD_DELTA(k, from)];
+    const uint64_t *men = b->men + MEN_INDEX(PIECE(!us, KNIGHT));
+    uint64_t sliders = board_ray_bits[d][k] &
+                       (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
+    if (!sliders)
+        return BOARD_DIR_NONE;
+    int s = SQ88(d < 4 ? board_lsb(sliders) : board_msb(sliders));
+    return (board_between(k, s) & b->occ) == board_sq_bit[from] ? d : BOARD_DIR_NONE;
+}
+
 /* movegen_is_legal_known_full() for a move of a man other than the king,
  * not en passant nor castling: no call, for callers that keep their
  * common path free of register saves. */
@@ -46,31 +62,11 @@ static inline bool movegen_man_legal(const board_t *b, move_t m, bool in_check)
         int c = b->checker;
         if (c == SQ_NONE)
             return false; /* double check: only the king may move */
-        if (m.to != c) {
-            int dc = board_line_step(k, c);
-            if (!dc || board_line_step(k, m.to) != dc || (m.to - k) / dc >= (c - k) / dc)
-                return false;
-        }
+        if (m.to != c && !(board_between(k, c) & board_sq_bit[m.to]))
+            return false; /* (a knight's or pawn's check has nothing between) */
     }
-    int d = board_line_step(k, m.from);
-    if (!d)
-        return true;
-    bool diagonal = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP);
-    uint8_t slider = PIECE(!b->stm, diagonal ? BISHOP : ROOK), queen = PIECE(!b->stm, QUEEN);
-    if (!b->count[slider] && !b->count[queen])
-        return true; /* nothing could pin along this line */
-    for (int sq = k + d; sq != m.from; sq += d)
-        if (b->sq[sq] != EMPTY)
-            return true; /* another piece shields the king */
-    for (int sq = m.from + d; !SQ_OFFBOARD(sq); sq += d) {
-        if (b->sq[sq] == EMPTY)
-            continue;
-        if (b->sq[sq] != slider && b->sq[sq] != queen)
-            return true;
-        /* Pinned: it may only move along the pin line. */
-        return board_line_step(k, m.to) == d;
-    }
-    return true;
+    int d = movegen_pin_dir(b, m.from);
+    return d == BOARD_DIR_NONE || board_ray_dir[BOARD_DELTA(k, m.to)] == d;
 }
 
 /* The same, with the common answer inline (the test above, unabridged). */

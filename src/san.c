@@ -545,13 +545,8 @@ static inline ARB_ALWAYS_INLINE enum usual resolve_usual(const board_t *b, const
         uint64_t x = b->men[MEN_INDEX(PIECE(us, t))] & board_reach_bits[t - KNIGHT][to];
         for (; x; x &= x - 1) {
             int f = SQ88(board_lsb(x));
-            if (t != KNIGHT) {
-                int step = board_ray_step[BOARD_DELTA(f, to)], q = f + step;
-                while (q != to && sq[q] == EMPTY)
-                    q += step;
-                if (q != to)
-                    continue;
-            }
+            if (t != KNIGHT && (board_between(f, to) & b->occ))
+                continue;
             if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
                 (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
                 continue;
@@ -568,26 +563,11 @@ static inline ARB_ALWAYS_INLINE enum usual resolve_usual(const board_t *b, const
         return USUAL_EP;
     if (b->in_check)
         return USUAL_MAN;
-    /* Out of check, the pin test of movegen_man_legal() inline: a man off
-     * every line through its king, or staying on its line, or shielded from
-     * the king, or with no enemy slider of the line's kind beyond it, is
-     * free to go. */
-    int k = b->king[us], d = board_line_step(k, m.from);
-    if (d && board_line_step(k, to) != d) {
-        int q = k + d;
-        while (sq[q] == EMPTY)
-            q += d; /* stops on m.from at the latest */
-        if (q == m.from) {
-            for (q += d; !SQ_OFFBOARD(q) && sq[q] == EMPTY; q += d)
-                ;
-            if (!SQ_OFFBOARD(q)) {
-                int kind = board_ray_kinds[BOARD_DELTA(k, m.from)] & (1 << BISHOP) ? BISHOP : ROOK;
-                uint8_t p = sq[q];
-                if (p == PIECE(!us, kind) || p == PIECE(!us, QUEEN))
-                    return USUAL_FULL; /* pinned, and leaving the pin line */
-            }
-        }
-    }
+    /* Out of check, the pin test of movegen_man_legal(): a pinned man may
+     * only stay on its line. */
+    int pin = movegen_pin_dir(b, m.from);
+    if (pin != BOARD_DIR_NONE && board_ray_dir[BOARD_DELTA(b->king[us], to)] != pin)
+        return USUAL_FULL;
     return USUAL_OK;
 }
 

@@ -671,10 +671,14 @@ START_TEST(test_counts_random_games)
             for (int sq = 0; sq < 128; sq++)
                 if (!SQ_OFFBOARD(sq) && b.sq[sq] != EMPTY)
                     men[MEN_INDEX(b.sq[sq])] |= 1ULL << SQ64(sq);
+            uint64_t occ = 0;
             for (int i = 0; i < 12; i++) {
                 char fen[128];
                 ck_assert_msg(men[i] == b.men[i], "men[%d] is stale: %s", i, tu_fen_out(&b, fen));
+                occ |= men[i];
             }
+            char occ_fen[128];
+            ck_assert_msg(occ == b.occ, "occ is stale: %s", tu_fen_out(&b, occ_fen));
             board_t fresh;
             char fen[128];
             TU_FEN(&fresh, tu_fen_out(&b, fen));
@@ -879,6 +883,58 @@ START_TEST(test_reach_bits_and_men_index)
 }
 END_TEST
 
+/* The ray tables against walks square by square: the direction of every
+ * pair of squares, each ray to the edge, the squares between two squares
+ * on a line, the first man met on a ray, and the highest bit. */
+START_TEST(test_rays_and_between)
+{
+    static const int steps[8] = { 1, 17, 16, 15, -1, -17, -16, -15 };
+    uint64_t seed = 12345;
+    for (int a = 0; a < 128; a++) {
+        if (SQ_OFFBOARD(a))
+            continue;
+        for (int d = 0; d < 8; d++) {
+            uint64_t want = 0;
+            for (int q = a + steps[d]; !SQ_OFFBOARD(q); q += steps[d])
+                want |= board_sq_bit[q];
+            ck_assert_msg(board_ray_bits[d][a] == want, "board_ray_bits[%d][0x%02x]", d, a);
+            for (int k = 0; k < 8; k++) {
+                uint64_t occ = tu_rand(&seed) & tu_rand(&seed), first = 0;
+                for (int q = a + steps[d]; !SQ_OFFBOARD(q) && !first; q += steps[d])
+                    first = occ & board_sq_bit[q];
+                int got = board_first_on_ray(a, d, occ);
+                ck_assert_msg(first ? got == board_lsb(first) : got == -1, "board_first_on_ray(0x%02x, %d)", a, d);
+            }
+        }
+        ck_assert_int_eq(board_ray_bits[BOARD_DIR_NONE][a], 0);
+        for (int b = 0; b < 128; b++) {
+            if (SQ_OFFBOARD(b) || b == a)
+                continue;
+            int step = board_ray_step[BOARD_DELTA(a, b)], d = board_ray_dir[BOARD_DELTA(a, b)];
+            if (!step) {
+                ck_assert_msg(d == BOARD_DIR_NONE, "board_ray_dir 0x%02x 0x%02x", a, b);
+                continue;
+            }
+            ck_assert_msg(d < 8 && steps[d] == step, "board_ray_dir 0x%02x 0x%02x: %d", a, b, d);
+            ck_assert_int_eq(BOARD_DIR_DIAGONAL(d), step == 17 || step == 15 || step == -17 || step == -15);
+            uint64_t between = 0;
+            for (int q = a + step; q != b; q += step)
+                between |= board_sq_bit[q];
+            ck_assert_msg(board_between(a, b) == between, "board_between(0x%02x, 0x%02x)", a, b);
+        }
+    }
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = tu_rand(&seed) >> (tu_rand(&seed) % 64);
+        if (!x)
+            continue;
+        int hi = 63;
+        while (!((x >> hi) & 1))
+            hi--;
+        ck_assert_int_eq(board_msb(x), hi);
+    }
+}
+END_TEST
+
 static Suite *board_suite(void)
 {
     Suite *s = suite_create("board");
@@ -914,6 +970,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_null_move, 10);
     TU_CASE(s, test_square_bits_and_undo_bytes, 10);
     TU_CASE(s, test_reach_bits_and_men_index, 10);
+    TU_CASE(s, test_rays_and_between, 10);
     TU_CASE(s, test_in_check, 10);
     TU_CASE(s, test_checker, 10);
     TU_CASE(s, test_play_unplay, 60);
