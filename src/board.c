@@ -518,7 +518,7 @@ static inline int discovered(const board_t *b, int ksq, int v, int by)
     if (v < 0)
         return -1;
     int d = board_ray_dir[BOARD_DELTA(ksq, v)];
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
+    const uint64_t *men = b->men + MEN_PIECES(by);
     uint64_t sliders = board_ray_bits[d][ksq] &
                        (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
     if (!sliders)

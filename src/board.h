@@ -55,6 +55,11 @@ enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 
  * One load, so that moving a man needs no test of its kind. */
 #define MEN_INDEX(pc) (board_men_index[(pc)])
 extern const uint8_t board_men_index[16];
+/* The same by arithmetic, where the colour is not a constant: the index of
+ * a colour's knights (its bishops, rooks and queens follow), and of its
+ * pawns.  test_board holds them to the table. */
+#define MEN_PIECES(color) ((color) * 4)
+#define MEN_PAWNS(color) (8 + (color))
 /* The knights, bishops, rooks and queens: men[0..7]. */
 #define HAS_MEN(pc) ((unsigned)(((pc) & 7) - KNIGHT) < 4u)
 

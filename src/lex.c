@@ -954,6 +954,41 @@ static inline const unsigned char *name_stop(const unsigned char *q, const unsig
     return q;
 }
 
+#ifdef LEX_SSE2
+/* Bytes of v from lo to hi (unsigned), as 0xFF. */
+static inline __m128i bytes_in(__m128i v, char lo, char hi)
+{
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8((char)(hi - lo))), d);
+}
+#endif
+
+/* The length of the move at p when the sixteen bytes from p hold it whole,
+ * ended by a blank or line end, and it is made of the bytes of most moves
+ * ([A-Za-z1-9] + #); 0 otherwise, and the byte loop decides.  No loop: a
+ * move is two to seven bytes long, and the exit of a loop over its bytes
+ * was a mispredicted branch nearly every move.  Without '0' and '/', no
+ * symbol read here holds a result ("Rd6+1-0"). */
+static inline size_t usual_move_len(const unsigned char *p, const unsigned char *end)
+{
+#ifdef LEX_SSE2
+    if (end - p < 16)
+        return 0;
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i usual = _mm_or_si128(bytes_in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'), bytes_in(v, '1', '9'));
+    usual = _mm_or_si128(usual, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')), _mm_cmpeq_epi8(v, _mm_set1_epi8('#'))));
+    unsigned stop = (unsigned)_mm_movemask_epi8(bytes_in(v, 0, 0x20));
+    if (!stop)
+        return 0;
+    unsigned len = (unsigned)__builtin_ctz(stop);
+    return (~(unsigned)_mm_movemask_epi8(usual) & ((1u << len) - 1)) == 0 ? len : 0;
+#else
+    (void)p;
+    (void)end;
+    return 0;
+#endif
+}
+
 /* The first byte in [q, end) that stops a tag value's scan (C_VSTOP: " \
  * and the line ends), or end. */
 static inline const unsigned char *value_stop(const unsigned char *q, const unsigned char *end)
@@ -1369,11 +1404,16 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
             p = q + (*q == ' ');
         } else if (k == (C_SYM | C_NAME)) {
             unsigned seen = 0;
-            while (q < end && (cls[*q] & C_SYM))
-                seen |= cls[*q++];
-            size_t len = (size_t)(q - p);
-            if (q == end || len > LEX_MAX_SYMBOL)
-                break;
+            size_t len = usual_move_len(p, end);
+            if (len) {
+                q = p + len;
+            } else {
+                while (q < end && (cls[*q] & C_SYM))
+                    seen |= cls[*q++];
+                len = (size_t)(q - p);
+                if (q == end || len > LEX_MAX_SYMBOL)
+                    break;
+            }
             uint64_t off = off_of(lx, p);
             moves[n++] = (lex_move_t){
                 .text = (const char *)p,

@@ -25,11 +25,11 @@ static bool attacked(const board_t *b, int sq, int by, uint64_t occ, uint64_t go
     uint64_t bit = board_sq_bit[sq];
     uint64_t pawn_origins = by == WHITE ? ((bit >> 9) & ~FILE_H_BITS) | ((bit >> 7) & ~FILE_A_BITS)
                                         : ((bit << 7) & ~FILE_H_BITS) | ((bit << 9) & ~FILE_A_BITS);
-    if (b->men[MEN_INDEX(PIECE(by, PAWN))] & ~gone & pawn_origins)
+    if (b->men[MEN_PAWNS(by)] & ~gone & pawn_origins)
         return true;
     if (board_ray_kinds[BOARD_DELTA(b->king[by], sq)] & (1 << KING))
         return true;
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(by, KNIGHT));
+    const uint64_t *men = b->men + MEN_PIECES(by);
     if (men[0] & ~gone & board_reach_bits[0][sq])
         return true;
     /* Sliders on a line of their kind through sq: the line must be empty. */

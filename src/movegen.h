@@ -41,7 +41,7 @@ bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
 static inline int movegen_pin_dir(const board_t *b, int from)
 {
     int us = b->stm, k = b->king[us], d = board_ray_dir[BOARD_DELTA(k, from)];
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(!us, KNIGHT));
+    const uint64_t *men = b->men + MEN_PIECES(!us);
     uint64_t sliders = board_ray_bits[d][k] &
                        (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
     if (!sliders)

@@ -467,154 +467,30 @@ ARB_NOINLINE static enum san_status take_man(const board_t *b, const san_syntax_
     return resolve_full(b, s, out, why, cap);
 }
 
-/* What resolve_usual() found: the move, or the step that decides. */
-enum usual {
-    USUAL_OK,   /* *out is the legal move */
-    USUAL_EP,   /* *out is an en passant capture: legal if movegen_is_legal() says so */
-    USUAL_MAN,  /* *out is a man's move in check: movegen_man_legal() decides if it answers the check */
-    USUAL_FULL  /* the full path decides (and words an error) */
-};
-
-/* The usual case, straight from the destination: walk back from s->to to
- * the pieces of the named type that reach it.  One candidate, not in line
- * with its king and out of check, is legal at once; anything else (no
- * candidate, several, a wrong promotion) goes to the full path, which
- * finds the same move or words the error.  Inline in both callers, so
- * that each ends in tail calls and the usual move saves no registers. */
-static inline ARB_ALWAYS_INLINE enum usual resolve_usual(const board_t *b, const san_syntax_t *s, move_t *out)
-{
-    const uint8_t *sq = b->sq;
-    int us = b->stm, to = s->to;
-    uint8_t target = sq[to];
-    if (target != EMPTY && PIECE_COLOR(target) == us)
-        return USUAL_FULL;
-    move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
-    if (s->piece == EMPTY) {
-        if (s->from_file >= 0 && s->from_rank >= 0)
-            return USUAL_FULL; /* a move by squares (e2e4) */
-        int down = us == WHITE ? -16 : 16;
-        uint8_t pawn = PIECE(us, PAWN);
-        bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
-        if (last != (s->promo != EMPTY) || s->promo == KING)
-            return USUAL_FULL;
-        m.promo = s->promo;
-        int from;
-        if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
-            /* A push: a pawn capture needs its file written (python-chess). */
-            from = to + down;
-            if (target != EMPTY || SQ_OFFBOARD(from))
-                return USUAL_FULL;
-            if (sq[from] != pawn) {
-                if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
-                    return USUAL_FULL;
-                from += down;
-                m.flags = MOVE_DOUBLE;
-            }
-        } else {
-            int side = s->from_file - SQ_FILE(to);
-            from = to + down + side;
-            if ((side != 1 && side != -1) || SQ_OFFBOARD(from) || sq[from] != pawn)
-                return USUAL_FULL;
-            if (target == EMPTY) {
-                if (to != b->ep)
-                    return USUAL_FULL;
-                m.flags = MOVE_CAPTURE | MOVE_EP;
-            }
-        }
-        if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
-            return USUAL_FULL;
-        m.from = (uint8_t)from;
-    } else {
-        if (s->promo != EMPTY)
-            return USUAL_FULL;
-        int t = s->piece, from = -1;
-        if (t == KING) {
-            from = b->king[us];
-            if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)) ||
-                (s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
-                (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
-                return USUAL_FULL;
-            m.from = (uint8_t)from;
-            if (!movegen_king_step_legal(b, from, to))
-                return USUAL_FULL;
-            *out = m;
-            return USUAL_OK;
-        }
-        /* Each man of the kind that reaches `to` on an empty board, with the
-         * line between clear and the written file or rank. */
-        uint64_t x = b->men[MEN_INDEX(PIECE(us, t))] & board_reach_bits[t - KNIGHT][to];
-        for (; x; x &= x - 1) {
-            int f = SQ88(board_lsb(x));
-            if (t != KNIGHT && (board_between(f, to) & b->occ))
-                continue;
-            if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
-                (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
-                continue;
-            if (from >= 0)
-                return USUAL_FULL; /* two: the full path picks */
-            from = f;
-        }
-        if (from < 0)
-            return USUAL_FULL;
-        m.from = (uint8_t)from;
-    }
-    *out = m;
-    if (m.flags & MOVE_EP)
-        return USUAL_EP;
-    if (b->in_check)
-        return USUAL_MAN;
-    /* Out of check, the pin test of movegen_man_legal(): a pinned man may
-     * only stay on its line. */
-    int pin = movegen_pin_dir(b, m.from);
-    if (pin != BOARD_DIR_NONE && board_ray_dir[BOARD_DELTA(b->king[us], to)] != pin)
-        return USUAL_FULL;
-    return USUAL_OK;
-}
-
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out, char *why, size_t cap)
 {
     if (s->kind != SAN_MOVE)
         return resolve_full(b, s, out, why, cap);
     move_t m;
-    switch (resolve_usual(b, s, &m)) {
-    case USUAL_OK:
+    switch (san_resolve_usual(b, s, &m)) {
+    case SAN_USUAL_OK:
         *out = m;
         return SAN_OK;
-    case USUAL_EP:
+    case SAN_USUAL_EP:
         return take_special(b, s, m, out, why, cap);
-    case USUAL_MAN:
+    case SAN_USUAL_MAN:
         return take_man(b, s, m, out, why, cap);
     default:
         return resolve_full(b, s, out, why, cap);
     }
 }
 
-/* san_quick()'s last step for a move that movegen_is_legal() (ep) or
- * movegen_man_legal() must pass. */
-ARB_NOINLINE static int quick_legal(const board_t *b, move_t m, move_t *out)
+int san_quick_legal(const board_t *b, move_t m, move_t *out)
 {
     if (!((m.flags & MOVE_EP) ? movegen_is_legal(b, m) : movegen_man_legal(b, m, b->in_check)))
         return -1;
     *out = m;
     return 0;
-}
-
-int san_quick(const board_t *b, const char *text, size_t len, move_t *out)
-{
-    san_syntax_t s;
-    move_t m;
-    if (!san_parse_usual(text, len, &s))
-        return -1;
-    switch (resolve_usual(b, &s, &m)) {
-    case USUAL_OK:
-        *out = m;
-        return 0;
-    case USUAL_EP:
-    case USUAL_MAN:
-        return quick_legal(b, m, out);
-    default:
-        return -1;
-    }
 }
 
 /* The SAN of m in b without the check or mate mark; NUL not written. */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "board.h"
+#include "movegen.h"
 
 enum san_kind {
     SAN_MOVE,        /* piece or pawn move, long algebraic and UCI included */
@@ -96,11 +97,137 @@ enum san_status { SAN_OK = 0, SAN_ILLEGAL = 1, SAN_AMBIGUOUS = 2 };
 enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out,
                             char *why, size_t why_cap);
 
+/* What san_resolve_usual() found: the move, or the step that decides. */
+enum san_usual {
+    SAN_USUAL_OK,   /* *out is the legal move */
+    SAN_USUAL_EP,   /* *out is an en passant capture: legal if movegen_is_legal() says so */
+    SAN_USUAL_MAN,  /* *out is a man's move in check: movegen_man_legal() decides if it answers the check */
+    SAN_USUAL_FULL  /* the full path decides (and words an error) */
+};
+
+/* The usual case, straight from the destination: walk back from s->to to
+ * the pieces of the named type that reach it.  One candidate, not in line
+ * with its king and out of check, is legal at once; anything else (no
+ * candidate, several, a wrong promotion) goes to the full path, which
+ * finds the same move or words the error.  Inline in san_resolve() and
+ * san_quick(), so that neither pays a call for the usual move. */
+static inline ARB_ALWAYS_INLINE enum san_usual san_resolve_usual(const board_t *b, const san_syntax_t *s, move_t *out)
+{
+    const uint8_t *sq = b->sq;
+    int us = b->stm, to = s->to;
+    uint8_t target = sq[to];
+    if (target != EMPTY && PIECE_COLOR(target) == us)
+        return SAN_USUAL_FULL;
+    move_t m = { 0, (uint8_t)to, EMPTY, (uint8_t)(target != EMPTY ? MOVE_CAPTURE : 0) };
+    if (s->piece == EMPTY) {
+        if (s->from_file >= 0 && s->from_rank >= 0)
+            return SAN_USUAL_FULL; /* a move by squares (e2e4) */
+        int down = us == WHITE ? -16 : 16;
+        uint8_t pawn = PIECE(us, PAWN);
+        bool last = SQ_RANK(to) == (us == WHITE ? 7 : 0);
+        if (last != (s->promo != EMPTY) || s->promo == KING)
+            return SAN_USUAL_FULL;
+        m.promo = s->promo;
+        int from;
+        if (s->from_file < 0 || s->from_file == SQ_FILE(to)) {
+            /* A push: a pawn capture needs its file written (python-chess). */
+            from = to + down;
+            if (target != EMPTY || SQ_OFFBOARD(from))
+                return SAN_USUAL_FULL;
+            if (sq[from] != pawn) {
+                if (sq[from] != EMPTY || SQ_RANK(to) != (us == WHITE ? 3 : 4) || sq[from + down] != pawn)
+                    return SAN_USUAL_FULL;
+                from += down;
+                m.flags = MOVE_DOUBLE;
+            }
+        } else {
+            int side = s->from_file - SQ_FILE(to);
+            from = to + down + side;
+            if ((side != 1 && side != -1) || SQ_OFFBOARD(from) || sq[from] != pawn)
+                return SAN_USUAL_FULL;
+            if (target == EMPTY) {
+                if (to != b->ep)
+                    return SAN_USUAL_FULL;
+                m.flags = MOVE_CAPTURE | MOVE_EP;
+            }
+        }
+        if (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank)
+            return SAN_USUAL_FULL;
+        m.from = (uint8_t)from;
+    } else {
+        if (s->promo != EMPTY)
+            return SAN_USUAL_FULL;
+        int t = s->piece, from = -1;
+        if (t == KING) {
+            from = b->king[us];
+            if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << KING)) ||
+                (s->from_file >= 0 && SQ_FILE(from) != s->from_file) ||
+                (s->from_rank >= 0 && SQ_RANK(from) != s->from_rank))
+                return SAN_USUAL_FULL;
+            m.from = (uint8_t)from;
+            if (!movegen_king_step_legal(b, from, to))
+                return SAN_USUAL_FULL;
+            *out = m;
+            return SAN_USUAL_OK;
+        }
+        /* Each man of the kind that reaches `to` on an empty board, with the
+         * line between clear and the written file or rank. */
+        uint64_t x = b->men[MEN_PIECES(us) + t - KNIGHT] & board_reach_bits[t - KNIGHT][to];
+        for (; x; x &= x - 1) {
+            int f = SQ88(board_lsb(x));
+            if (t != KNIGHT && (board_between(f, to) & b->occ))
+                continue;
+            if ((s->from_file >= 0 && SQ_FILE(f) != s->from_file) ||
+                (s->from_rank >= 0 && SQ_RANK(f) != s->from_rank))
+                continue;
+            if (from >= 0)
+                return SAN_USUAL_FULL; /* two: the full path picks */
+            from = f;
+        }
+        if (from < 0)
+            return SAN_USUAL_FULL;
+        m.from = (uint8_t)from;
+    }
+    *out = m;
+    if (m.flags & MOVE_EP)
+        return SAN_USUAL_EP;
+    if (b->in_check)
+        return SAN_USUAL_MAN;
+    /* Out of check, the pin test of movegen_man_legal(): a pinned man may
+     * only stay on its line. */
+    int pin = movegen_pin_dir(b, m.from);
+    if (pin != BOARD_DIR_NONE && board_ray_dir[BOARD_DELTA(b->king[us], to)] != pin)
+        return SAN_USUAL_FULL;
+    return SAN_USUAL_OK;
+}
+
+/* san_quick()'s last step for an en passant capture or a move in check:
+ * 0 with *out = m if m is legal, -1 otherwise. */
+int san_quick_legal(const board_t *b, move_t m, move_t *out);
+
 /* san_parse() and san_resolve() in one call for the usual shapes
  * (san_parse_usual()) and moves the fast path of san_resolve() settles:
  * returns 0 with the legal move in *out, or -1 when the two calls must
- * decide (they then find the same move, or say why there is none). */
-int san_quick(const board_t *b, const char *text, size_t len, move_t *out);
+ * decide (they then find the same move, or say why there is none).
+ * Inline: the replay's loop calls it every move, and a call saved and
+ * restored half a dozen registers each time. */
+static inline int san_quick(const board_t *b, const char *text, size_t len, move_t *out)
+{
+    san_syntax_t s;
+    move_t m;
+    if (!san_parse_usual(text, len, &s))
+        return -1;
+    switch (san_resolve_usual(b, &s, &m)) {
+    case SAN_USUAL_OK:
+        *out = m;
+        return 0;
+    case SAN_USUAL_EP:
+    case SAN_USUAL_MAN:
+        return san_quick_legal(b, m, out);
+    default:
+        return -1;
+    }
+}
 
 /* Writes the standard SAN of the legal move m in b (minimal disambiguation,
  * + or #), NUL-terminated; out needs 8 bytes.  Returns the length. */

@@ -877,7 +877,9 @@ START_TEST(test_reach_bits_and_men_index)
             ck_assert_msg(i >= 0 && i < 12 && !used[i], "MEN_INDEX of colour %d type %d: %d", c, t, i);
             used[i] = true;
             if (t >= KNIGHT && t <= QUEEN)
-                ck_assert_int_eq(i, MEN_INDEX(PIECE(c, KNIGHT)) + t - KNIGHT);
+                ck_assert_int_eq(i, MEN_PIECES(c) + t - KNIGHT);
+            if (t == PAWN)
+                ck_assert_int_eq(i, MEN_PAWNS(c));
         }
     }
 }

@@ -1323,6 +1323,19 @@ START_TEST(mainline_corpus_like)
     ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 1); /* a6, then a result */
     ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 0);
     lex_free(lx);
+    /* The same with sixteen bytes and more after the symbol, where whole
+     * moves are read sixteen bytes at a time: a 0 still ends the run. */
+    const char *zero = "1. e4 e5 2. Nf3+0 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. Qe2 *";
+    mainline_readings_agree(zero, strlen(zero), 20);
+    lx = lex_new();
+    lex_feed(lx, zero, strlen(zero));
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 0);
+    ck_assert_int_eq(lex_next_mainline(lx, &t, &passed), TOK_SYMBOL); /* e4 */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 2);
+    ck_assert_uint_eq(moves[1].len, 5); /* Nf3+0 */
+    ck_assert_uint_eq(lex_next_moves(lx, moves, 8, &passed), 6); /* Nc6 ... Qe2 */
+    ck_assert_uint_eq(moves[5].len, 3);
+    lex_free(lx);
 }
 END_TEST
 
