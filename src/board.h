@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { WHITE = 0, BLACK = 1 };
 enum { EMPTY = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
@@ -83,6 +84,21 @@ typedef struct move {
     uint8_t promo;    /* piece type promoted to, EMPTY if none */
     uint8_t flags;    /* MOVE_* bits */
 } move_t;
+
+/* A move put together in a register.  Assembled field by field, a move
+ * may be stored a byte at a time and read back as one word for a call,
+ * which stalls the load until the bytes reach memory. */
+static inline move_t board_move(unsigned from, unsigned to, unsigned promo, unsigned flags)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t word = (from & 0xFF) | (to & 0xFF) << 8 | (promo & 0xFF) << 16 | (flags & 0xFF) << 24;
+    move_t m;
+    memcpy(&m, &word, sizeof m);
+    return m;
+#else
+    return (move_t){ (uint8_t)from, (uint8_t)to, (uint8_t)promo, (uint8_t)flags };
+#endif
+}
 
 typedef struct board {
     uint8_t sq[128];        /* piece code per 0x88 square */

@@ -167,7 +167,7 @@ static inline ARB_ALWAYS_INLINE enum san_usual san_resolve_usual(const board_t *
             m.from = (uint8_t)from;
             if (!movegen_king_step_legal(b, from, to))
                 return SAN_USUAL_FULL;
-            *out = m;
+            *out = board_move(m.from, m.to, m.promo, m.flags);
             return SAN_USUAL_OK;
         }
         /* Each man of the kind that reaches `to` on an empty board, with the
@@ -188,7 +188,7 @@ static inline ARB_ALWAYS_INLINE enum san_usual san_resolve_usual(const board_t *
             return SAN_USUAL_FULL;
         m.from = (uint8_t)from;
     }
-    *out = m;
+    *out = board_move(m.from, m.to, m.promo, m.flags);
     if (m.flags & MOVE_EP)
         return SAN_USUAL_EP;
     if (b->in_check)

@@ -937,6 +937,19 @@ START_TEST(test_rays_and_between)
 }
 END_TEST
 
+/* board_move() gives the move that the fields name, on any byte order. */
+START_TEST(test_board_move)
+{
+    for (unsigned from = 0; from < 128; from += 7)
+        for (unsigned to = 0; to < 128; to += 5)
+            for (unsigned promo = 0; promo <= KING; promo++)
+                for (unsigned flags = 0; flags < 32; flags += 3) {
+                    move_t m = board_move(from, to, promo, flags);
+                    ck_assert(m.from == from && m.to == to && m.promo == promo && m.flags == flags);
+                }
+}
+END_TEST
+
 static Suite *board_suite(void)
 {
     Suite *s = suite_create("board");
@@ -973,6 +986,7 @@ static Suite *board_suite(void)
     TU_CASE(s, test_square_bits_and_undo_bytes, 10);
     TU_CASE(s, test_reach_bits_and_men_index, 10);
     TU_CASE(s, test_rays_and_between, 10);
+    TU_CASE(s, test_board_move, 10);
     TU_CASE(s, test_in_check, 10);
     TU_CASE(s, test_checker, 10);
     TU_CASE(s, test_play_unplay, 60);
