@@ -24,6 +24,11 @@
 #define OUTPUT_MAX (8u << 20)   /* a piece writing more (tiny games): go on on one thread */
 #define READ_SIZE (256u << 10)
 #define SPARE_MAX 4             /* written pieces kept for reuse */
+/* A piece's buffer when new: room for a piece and the usual rest of the
+ * one before it (under READ_SIZE), so that a buffer kept for reuse takes
+ * the next piece as it is.  Smaller, every piece wanted a fresh buffer, and
+ * the system's fresh pages cost more than the copy of the piece. */
+#define PIECE_ROOM (PIECE_TARGET + 2 * READ_SIZE)
 
 enum job_state { QUEUED, RUNNING, DONE };
 
@@ -327,7 +332,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
                 break;
             }
             if (next->cap - next->len < READ_SIZE) {
-                size_t cap = next->cap ? next->cap * 2 : PIECE_TARGET + READ_SIZE;
+                size_t cap = next->cap ? next->cap * 2 : PIECE_ROOM;
                 char *d = realloc(next->data, cap);
                 if (!d) {
                     fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
@@ -359,11 +364,12 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             size_t rlen = next->len - cut, need = rlen + PIECE_TARGET + READ_SIZE;
             if (rest && rlen && rest->cap < need) {
                 /* Fresh room: realloc() would copy the old piece for nothing. */
-                char *d = malloc(need);
+                size_t cap = need > PIECE_ROOM ? need : PIECE_ROOM;
+                char *d = malloc(cap);
                 if (d) {
                     free(rest->data);
                     rest->data = d;
-                    rest->cap = need;
+                    rest->cap = cap;
                 }
             }
             if (!rest || (rlen && rest->cap < need)) {
