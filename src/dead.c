@@ -78,20 +78,10 @@ static inline int popcnt(bb_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* Index of the lowest set bit (x != 0): board.h's, one instruction where
- * the compiler has one. */
+/* Index of the lowest and of the highest set bit (x != 0): board.h's, one
+ * instruction each where the compiler has one. */
 static inline int lsb(bb_t x) { return board_lsb(x); }
-
-static inline int msb(bb_t x)
-{
-    x |= x >> 1;
-    x |= x >> 2;
-    x |= x >> 4;
-    x |= x >> 8;
-    x |= x >> 16;
-    x |= x >> 32;
-    return lsb(x ^ (x >> 1));
-}
+static inline int msb(bb_t x) { return board_msb(x); }
 
 static inline int pop_lsb(bb_t *x)
 {
