@@ -31,7 +31,7 @@ bool movegen_king_step_legal(const board_t *b, int from, int to);
 
 /* The same for a caller that knows whether the side to move is in check
  * (b->in_check): a move other than a king move or en passant is legal
- * unless it leaves the line of a pin, found with one ray walk, or leaves
+ * unless it leaves the line of a pin (movegen_pin_dir()), or leaves
  * the check (b->checker) standing. */
 bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
 /* The direction (board_ray_dir) from the side to move's king of the line

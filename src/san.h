@@ -105,9 +105,9 @@ enum san_usual {
     SAN_USUAL_FULL  /* the full path decides (and words an error) */
 };
 
-/* The usual case, straight from the destination: walk back from s->to to
- * the pieces of the named type that reach it.  One candidate, not in line
- * with its king and out of check, is legal at once; anything else (no
+/* The usual case, straight from the destination: the men of the named
+ * type that reach s->to (square sets, and a clear line for a slider).  One
+ * candidate, not pinned and out of check, is legal at once; anything else (no
  * candidate, several, a wrong promotion) goes to the full path, which
  * finds the same move or words the error.  Inline in san_resolve() and
  * san_quick(), so that neither pays a call for the usual move. */
