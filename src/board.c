@@ -518,9 +518,7 @@ static inline int discovered(const board_t *b, int ksq, int v, int by)
     if (v < 0)
         return -1;
     int d = board_ray_dir[BOARD_DELTA(ksq, v)];
-    const uint64_t *men = b->men + MEN_PIECES(by);
-    uint64_t sliders = board_ray_bits[d][ksq] &
-                       (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
+    uint64_t sliders = board_ray_sliders(b, by, ksq, d);
     if (!sliders)
         return -1; /* no man of `by` on the line that moves along it (none at all off a line) */
     int first = board_first_on_ray(ksq, d, b->occ); /* a slider at the latest */

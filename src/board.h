@@ -252,15 +252,30 @@ static inline uint64_t board_between(int a, int b)
     return board_ray_bits[d][a] ^ board_ray_bits[d][b] ^ board_sq_bit[b];
 }
 
+/* The nearest to the ray's start of the squares x (x != 0) on a ray in
+ * direction d, as a SQ64 index: a ray that raises the index meets its
+ * lowest bit first. */
+static inline int board_ray_nearest(int d, uint64_t x)
+{
+    return d < 4 ? board_lsb(x) : board_msb(x);
+}
+
 /* The first man met from sq in direction d (a direction of
- * board_ray_dir), given the squares occ taken; -1 if none.  As a SQ64
- * index: a ray that raises the index meets its lowest bit first. */
+ * board_ray_dir), given the squares occ taken; -1 if none. */
 static inline int board_first_on_ray(int sq, int d, uint64_t occ)
 {
     uint64_t x = board_ray_bits[d][sq] & occ;
-    if (!x)
-        return -1;
-    return d < 4 ? board_lsb(x) : board_msb(x);
+    return x ? board_ray_nearest(d, x) : -1;
+}
+
+/* The men of `color` on the ray from sq in direction d that move along
+ * it: queens, and bishops on a diagonal or rooks on a rank or file (none
+ * for BOARD_DIR_NONE).  What a pin or a discovered check needs first. */
+static inline uint64_t board_ray_sliders(const board_t *b, int color, int sq, int d)
+{
+    const uint64_t *men = b->men + MEN_PIECES(color);
+    return board_ray_bits[d][sq] &
+           (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
 }
 
 /* True if the side to move is in check (kept by every board function). */

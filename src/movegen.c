@@ -6,8 +6,6 @@
  * a game ends or a claim is possible (SAN decoding tests single moves). */
 #include "movegen.h"
 
-#include <string.h>
-
 static const int knight_steps[8] = { 33, 31, 18, 14, -14, -18, -31, -33 };
 static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
 
@@ -82,25 +80,15 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
                 return true;
         }
     }
-    uint8_t s[128];
-    memcpy(s, b->sq, sizeof s);
-    s[kfrom] = EMPTY;
-    s[rfrom] = EMPTY;
-    /* The king's path and the rook's path must be empty. */
-    int a = kfrom < kto ? kfrom : kto, z = kfrom < kto ? kto : kfrom;
-    for (int t = a; t <= z; t++)
-        if (s[t] != EMPTY)
-            return false;
-    a = rfrom < rto ? rfrom : rto;
-    z = rfrom < rto ? rto : rfrom;
-    for (int t = a; t <= z; t++)
-        if (s[t] != EMPTY)
-            return false;
-    a = kfrom < kto ? kfrom : kto;
-    z = kfrom < kto ? kto : kfrom;
+    /* Each path, both ends included (board_between() of a square and
+     * itself is that square), empty but for the king and the rook. */
     uint64_t occ = b->occ & ~(board_sq_bit[kfrom] | board_sq_bit[rfrom]);
-    for (int t = a; t <= z; t++)
-        if (attacked(b, t, them, occ, 0))
+    uint64_t kpath = board_between(kfrom, kto) | board_sq_bit[kfrom] | board_sq_bit[kto];
+    uint64_t rpath = board_between(rfrom, rto) | board_sq_bit[rfrom] | board_sq_bit[rto];
+    if (occ & (kpath | rpath))
+        return false;
+    for (; kpath; kpath &= kpath - 1)
+        if (attacked(b, SQ88(board_lsb(kpath)), them, occ, 0))
             return false;
     return true;
 }
@@ -286,7 +274,7 @@ static bool has_legal_in_check(const board_t *b)
         return true;
     int dc = board_line_step(k, c), up = us == WHITE ? 16 : -16;
     uint8_t pawn = PIECE(us, PAWN);
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
+    const uint64_t *men = b->men + MEN_PIECES(us);
     uint64_t ours = men[0] | men[1] | men[2] | men[3];
     for (int t = dc ? k + dc : c;; t += dc) {
         bool capture = t == c;
@@ -337,14 +325,14 @@ bool movegen_has_legal(const board_t *b)
      * king. */
     move_t moves[32];
     int us = b->stm;
-    const uint64_t *men = b->men + MEN_INDEX(PIECE(us, KNIGHT));
+    const uint64_t *men = b->men + MEN_PIECES(us);
     for (uint64_t x = men[0] | men[1] | men[2] | men[3]; x; x &= x - 1) {
         int n = piece_moves(b, SQ88(board_lsb(x)), moves);
         for (int i = 0; i < n; i++)
             if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
-    uint64_t rest = b->men[MEN_INDEX(PIECE(us, PAWN))] | board_sq_bit[b->king[us]];
+    uint64_t rest = b->men[MEN_PAWNS(us)] | board_sq_bit[b->king[us]];
     for (; rest; rest &= rest - 1) {
         int n = piece_moves(b, SQ88(board_lsb(rest)), moves);
         for (int i = 0; i < n; i++)

@@ -41,12 +41,10 @@ bool movegen_is_legal_known_full(const board_t *b, move_t m, bool in_check);
 static inline int movegen_pin_dir(const board_t *b, int from)
 {
     int us = b->stm, k = b->king[us], d = board_ray_dir[BOARD_DELTA(k, from)];
-    const uint64_t *men = b->men + MEN_PIECES(!us);
-    uint64_t sliders = board_ray_bits[d][k] &
-                       (men[QUEEN - KNIGHT] | men[BOARD_DIR_DIAGONAL(d) ? BISHOP - KNIGHT : ROOK - KNIGHT]);
+    uint64_t sliders = board_ray_sliders(b, !us, k, d);
     if (!sliders)
         return BOARD_DIR_NONE;
-    int s = SQ88(d < 4 ? board_lsb(sliders) : board_msb(sliders));
+    int s = SQ88(board_ray_nearest(d, sliders));
     return (board_between(k, s) & b->occ) == board_sq_bit[from] ? d : BOARD_DIR_NONE;
 }
 
