@@ -2,7 +2,9 @@
  *
  * Compressed input is decompressed on a thread of its own, a few blocks
  * ahead of the reader, so that decompression overlaps the replay instead of
- * adding to it.  Plain input needs no thread: the kernel reads ahead. */
+ * adding to it.  Plain input needs no thread: the kernel reads ahead.
+ * Plain files can also be mapped, for threads that read pieces in place. */
+#define _GNU_SOURCE 1 /* F_SETPIPE_SZ, where Linux has it */
 #include "input.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -22,6 +25,7 @@
 #define RAW_SIZE (256u << 10)
 #define BLOCK_SIZE (128u << 10)
 #define BLOCKS 4
+#define PIPE_SIZE (1u << 20) /* asked of a pipe we read: fewer, larger reads */
 
 enum codec { PLAIN, GZIP, ZSTD };
 
@@ -61,7 +65,13 @@ struct input {
     char failure[160];        /* an error to report at the next read, "" if none */
     uint64_t consumed;        /* bytes read from the file */
     uint64_t size;            /* size of a regular file, 0 otherwise */
+    uint64_t start;           /* a regular file's offset of the stream's first byte */
     ring_t *ring;             /* compressed input: the decompression thread */
+    char *map;                /* input_map(): the mapping, from a page start */
+    size_t map_len;           /* its length */
+    size_t map_skip;          /* bytes before stream offset 0 (start within its page) */
+    size_t map_released;      /* bytes at the mapping's start given back */
+    size_t map_read;          /* the stream offset input_read() serves from the map */
 };
 
 static ssize_t decompress(input_t *in, unsigned char *buf, size_t cap, char *err, size_t ecap);
@@ -104,6 +114,8 @@ input_t *input_open(const char *path, char *err, size_t cap)
         free(in);
         return NULL;
     }
+    off_t at = lseek(in->fd, 0, SEEK_CUR); /* standard input may start inside a file */
+    in->start = at > 0 ? (uint64_t)at : 0;
     /* Read until four bytes are known (or the end) to see the magic. */
     while (!in->raw_eof && in->raw_len < 4) {
         ssize_t n = read(in->fd, in->raw + in->raw_len, RAW_SIZE - in->raw_len);
@@ -120,8 +132,16 @@ input_t *input_open(const char *path, char *err, size_t cap)
         in->consumed += (uint64_t)n;
     }
     struct stat sb;
-    if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode))
+    bool stat_ok = fstat(in->fd, &sb) == 0;
+    if (stat_ok && S_ISREG(sb.st_mode))
         in->size = (uint64_t)sb.st_size;
+#ifdef F_SETPIPE_SZ
+    /* A pipe's 64 KiB means a wake-up of writer and reader every 64 KiB;
+     * a larger one lets them run longer each.  Best effort: the system may
+     * refuse (a lower limit), and the pipe stays as it was. */
+    if (stat_ok && S_ISFIFO(sb.st_mode) && fcntl(in->fd, F_GETPIPE_SZ) < (int)PIPE_SIZE)
+        (void)fcntl(in->fd, F_SETPIPE_SZ, (int)PIPE_SIZE);
+#endif
     const unsigned char *m = in->raw;
     if (in->raw_len >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
         in->codec = GZIP;
@@ -148,6 +168,18 @@ input_t *input_open(const char *path, char *err, size_t cap)
 
 static ssize_t read_plain(input_t *in, unsigned char *buf, size_t cap, char *err, size_t ecap)
 {
+    if (in->map) {
+        /* Copied from the map, whose pages behind go back as they are read. */
+        size_t n = in->map_len - in->map_skip - in->map_read;
+        if (n == 0)
+            return 0;
+        if (n > cap)
+            n = cap;
+        memcpy(buf, in->map + in->map_skip + in->map_read, n);
+        in->map_read += n;
+        input_release(in, in->map_read);
+        return (ssize_t)n;
+    }
     if (in->raw_pos < in->raw_len) {
         size_t n = in->raw_len - in->raw_pos;
         if (n > cap)
@@ -382,6 +414,57 @@ void input_position(const input_t *in, uint64_t *done, uint64_t *size)
     *size = in->size;
 }
 
+const char *input_map(input_t *in, size_t *len)
+{
+    struct stat sb;
+    if (in->codec != PLAIN || in->map || in->raw_pos != 0 || fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    /* The size now, not at input_open(): what the map holds is the stream. */
+    uint64_t size = (uint64_t)sb.st_size;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || size <= in->start || size - in->start > SIZE_MAX / 2)
+        return NULL;
+    uint64_t from = in->start - in->start % (uint64_t)page;
+    size_t skip = (size_t)(in->start - from), length = (size_t)(size - from);
+    void *p = mmap(NULL, length, PROT_READ, MAP_PRIVATE, in->fd, (off_t)from);
+    if (p == MAP_FAILED)
+        return NULL;
+    (void)posix_madvise(p, length, POSIX_MADV_SEQUENTIAL); /* read-ahead, as read() has */
+    in->map = p;
+    in->map_len = length;
+    in->map_skip = skip;
+    in->map_released = 0;
+    in->map_read = length - skip; /* all of it is the caller's */
+    in->size = size;
+    in->consumed = 0;
+    in->raw_pos = in->raw_len = 0; /* the sniffed bytes are in the map too */
+    in->raw_eof = true;
+    *len = length - skip;
+    return in->map + skip;
+}
+
+void input_read_from(input_t *in, size_t at)
+{
+    if (!in->map)
+        return;
+    size_t len = in->map_len - in->map_skip;
+    in->map_read = at < len ? at : len;
+}
+
+void input_release(input_t *in, size_t upto)
+{
+    if (!in->map)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t end = in->map_skip + upto;
+    if (end > in->map_len)
+        end = in->map_len;
+    in->consumed = end - in->map_skip;
+    end -= page > 0 ? end % (size_t)page : end;
+    if (end > in->map_released && munmap(in->map + in->map_released, end - in->map_released) == 0)
+        in->map_released = end;
+}
+
 bool input_is_compressed(const input_t *in)
 {
     return in->codec != PLAIN;
@@ -407,6 +490,8 @@ void input_close(input_t *in)
     if (in->codec == GZIP)
         inflateEnd(&in->z);
     ZSTD_freeDStream(in->zs);
+    if (in->map && in->map_released < in->map_len)
+        munmap(in->map + in->map_released, in->map_len - in->map_released);
     if (in->fd > 0)
         close(in->fd);
     free(in->raw);

@@ -21,6 +21,24 @@ ssize_t input_read(input_t *in, void *buf, size_t cap, char *err, size_t err_cap
  * (compressed bytes for gzip and zstd), and its size (0 if unknown: a pipe). */
 void input_position(const input_t *in, uint64_t *done, uint64_t *size);
 
+/* The rest of a plain regular file, mapped into memory so that threads
+ * can read it in place: a pointer to stream offset 0, its length in *len.
+ * Only before the first input_read(), which then returns 0 (the end).
+ * NULL if the input is compressed, not a regular file, empty, or cannot
+ * be mapped: input_read() goes on as before.  If the file shrinks while
+ * mapped, reading the lost bytes raises SIGBUS. */
+const char *input_map(input_t *in, size_t *len);
+
+/* input_read() goes on from stream offset `at` of the map, copying from
+ * it and giving its pages back as it goes: for a caller that stops reading
+ * the map in place.  `at` must not be below what input_release() gave back. */
+void input_read_from(input_t *in, size_t at);
+
+/* Bytes [0, upto) of the map will not be read again: the whole pages
+ * among them go back to the system (memory stays bounded however large
+ * the file), and input_position() counts them as read. */
+void input_release(input_t *in, size_t upto);
+
 /* True if the input is gzip or zstd. */
 bool input_is_compressed(const input_t *in);
 

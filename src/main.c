@@ -764,12 +764,28 @@ static int fen_mode(const cli_t *cli, int argc)
     return bad ? EXIT_PROBLEMS : 0;
 }
 
+/* With -j, plain files are mapped (input_map()): if one shrinks while it
+ * is read, or its storage fails, reading the lost bytes raises SIGBUS.
+ * Say so, rather than "Bus error"; only async-signal-safe calls here. */
+static void on_sigbus(int sig)
+{
+    static const char msg[] = "pgn-arbiter: error: an input file shrank, or could not be read, "
+                              "while it was being read\n";
+    (void)sig;
+    ssize_t n = write(2, msg, sizeof msg - 1);
+    (void)n;
+    _exit(EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
     /* `pgn-arbiter big.pgn | head -1`: a reader that has seen enough ends
      * us by SIGPIPE, silently, as it ends cat, even when the parent left
      * the signal ignored (which would turn it into EPIPE and an error). */
     signal(SIGPIPE, SIG_DFL);
+    struct sigaction bus = { .sa_handler = on_sigbus };
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
     const cli_t cli = parse_options(argc, argv);
     if (cli.fen)
         return fen_mode(&cli, argc);

@@ -1,5 +1,6 @@
-/* parallel.c: -j N.  The main thread reads (and decompresses) the input and
- * cuts it into pieces at line starts just before a '['; worker threads
+/* parallel.c: -j N.  The main thread reads (and decompresses) the input, or
+ * maps a plain file, and cuts it into pieces at line starts just before a
+ * '['; worker threads
  * replay the pieces, each with a reader of its own; the main thread writes
  * their output in input order.  A cut is right when the piece before it
  * ends between games (arb_reader_between_games); when it does not (a
@@ -20,6 +21,7 @@
 #endif
 
 #define PIECE_TARGET (1u << 20) /* bytes per piece, about */
+#define PIECE_MIN (128u << 10)  /* ... and at the end of a file of known size */
 #define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
 #define OUTPUT_MAX (8u << 20)   /* a piece writing more (tiny games): go on on one thread */
 #define READ_SIZE (256u << 10)
@@ -33,7 +35,8 @@
 enum job_state { QUEUED, RUNNING, DONE };
 
 typedef struct job {
-    char *data;
+    const char *bytes;           /* the piece: data, or a part of the mapped input */
+    char *data;                  /* the piece's own buffer (read input) */
     size_t len, cap;
     uint64_t offset, line;       /* where data[0] is in the stream */
     const char *eol_before;      /* the line end before data[0] (offset > 0): "\n" or "\r\n" */
@@ -117,12 +120,12 @@ static void run_job(const cli_t *cli, const char *name, job_t *j)
     arb_reader_set_origin(r, j->offset, j->line);
     if (w) {
         rewrite_set_origin(w, j->offset, j->offset ? j->eol_before : NULL);
-        if (rewrite_feed(w, j->data, j->len) < 0)
+        if (rewrite_feed(w, j->bytes, j->len) < 0)
             j->oom = true;
     }
     const arb_game *g;
     bool oom = false;
-    arb_reader_feed(r, j->data, j->len);
+    arb_reader_feed(r, j->bytes, j->len);
     j->overflow = false;
     while ((g = arb_reader_next(r, &oom)) != NULL) {
         cli_handle_game(cli, &j->stats, name, g, &j->out, &j->problems, &j->diag, w);
@@ -254,6 +257,16 @@ static void wait_done(pool_t *p, job_t *j)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Hands piece j to the workers. */
+static void enqueue(pool_t *p, job_t *j)
+{
+    j->state = QUEUED;
+    pthread_mutex_lock(&p->mu);
+    p->queue[p->count++] = j;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
 /* Removes queue[i], shifting the later jobs up. */
 static void dequeue(pool_t *p, size_t i)
 {
@@ -263,43 +276,220 @@ static void dequeue(pool_t *p, size_t i)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* The main thread's side of the input: where the next piece starts, and
+ * what is read or mapped but not yet in a piece. */
+typedef struct feed {
+    input_t *in;
+    const char *name;
+    unsigned threads;
+    const char *map;             /* the mapped input (input_map()), or NULL: read */
+    size_t map_len, map_pos;     /* map_pos: the first byte not yet in a piece */
+    job_t *next;                 /* read input: the piece being filled */
+    uint64_t offset, line;       /* where the next piece starts in the stream */
+    bool eof;                    /* all of the input is in pieces */
+    bool sequential;             /* nowhere to cut: go on on one thread */
+    bool oom;
+    bool read_failed;
+    char read_error[256];
+} feed_t;
+
+/* Fills the queue from the input, read piece by piece. */
+static void fill_by_reading(pool_t *p, feed_t *f)
+{
+    char err[256];
+    while (!f->eof && p->count < p->cap) {
+        job_t *next = f->next;
+        if (!next && !(next = f->next = job_take(p))) {
+            f->oom = true;
+            return;
+        }
+        if (next->cap - next->len < READ_SIZE) {
+            size_t cap = next->cap ? next->cap * 2 : PIECE_ROOM;
+            char *d = realloc(next->data, cap);
+            if (!d) {
+                f->oom = true;
+                return;
+            }
+            next->data = d;
+            next->cap = cap;
+        }
+        ssize_t n = input_read(f->in, next->data + next->len, next->cap - next->len, err, sizeof err);
+        if (n < 0) {
+            /* What was read is still replayed, as on one thread; the game
+             * under way is not finished, and the error comes after it all. */
+            snprintf(f->read_error, sizeof f->read_error, "%s", err);
+            f->read_failed = true;
+        }
+        next->len += n > 0 ? (size_t)n : 0;
+        bool eof = f->eof = n <= 0; /* an empty last piece is not queued */
+        if (!eof && next->len >= PIECE_MAX && !find_cut(next->data, next->len)) {
+            /* Nowhere to cut (a huge game, a line of megabytes): keep memory bounded. */
+            f->sequential = true;
+            return;
+        }
+        size_t cut = eof ? next->len : next->len >= PIECE_TARGET ? find_cut(next->data, next->len) : 0;
+        if (!cut)
+            continue;
+        /* The rest starts the following piece. */
+        job_t *rest = eof ? NULL : job_take(p);
+        size_t rlen = next->len - cut, need = rlen + PIECE_TARGET + READ_SIZE;
+        if (rest && rlen && rest->cap < need) {
+            /* Fresh room: realloc() would copy the old piece for nothing. */
+            size_t cap = need > PIECE_ROOM ? need : PIECE_ROOM;
+            char *d = malloc(cap);
+            if (d) {
+                free(rest->data);
+                rest->data = d;
+                rest->cap = cap;
+            }
+        }
+        if (!eof && (!rest || (rlen && rest->cap < need))) {
+            job_free(rest);
+            f->oom = true;
+            return;
+        }
+        if (rlen)
+            memcpy(rest->data, next->data + cut, rlen);
+        if (rest)
+            rest->len = rlen;
+        next->bytes = next->data;
+        next->len = cut;
+        next->offset = f->offset;
+        next->line = f->line;
+        next->cut_short = f->read_failed;
+        next->last = eof;
+        f->offset += cut;
+        f->line += count_lines(next->data, cut);
+        if (rest) {
+            rest->offset = f->offset;
+            rest->line = f->line;
+            /* Cuts follow a '\n' (find_cut). */
+            rest->eol_before = cut >= 2 && next->data[cut - 2] == '\r' ? "\r\n" : "\n";
+        }
+        f->next = rest;
+        enqueue(p, next);
+    }
+}
+
+/* Bytes to aim a piece at while `rest` are left: near the end of the input,
+ * smaller pieces, so that the threads finish together rather than one
+ * replaying the last large piece alone. */
+static size_t piece_target(size_t rest, unsigned threads)
+{
+    size_t t = rest / (2 * (size_t)threads);
+    return t > PIECE_TARGET ? PIECE_TARGET : t < PIECE_MIN ? PIECE_MIN : t;
+}
+
+/* Fills the queue from the mapped input: pieces are parts of the map, cut
+ * where a read piece would be (in the second half of a target and a half),
+ * and nothing is copied. */
+static void fill_from_map(pool_t *p, feed_t *f)
+{
+    while (!f->eof && p->count < p->cap) {
+        const char *at = f->map + f->map_pos;
+        size_t rest = f->map_len - f->map_pos, target = piece_target(rest, f->threads);
+        size_t window = target + target / 2, len = 0;
+        while (window < rest && !(len = find_cut(at, window))) {
+            if (window >= PIECE_MAX) {
+                f->sequential = true;
+                return;
+            }
+            window *= 2;
+        }
+        if (!len)
+            len = rest; /* the last piece */
+        job_t *j = job_take(p);
+        if (!j) {
+            f->oom = true;
+            return;
+        }
+        j->bytes = at;
+        j->len = len;
+        j->offset = f->offset;
+        j->line = f->line;
+        j->eol_before = f->map_pos >= 2 && at[-2] == '\r' ? "\r\n" : "\n";
+        f->map_pos += len;
+        f->offset += len;
+        f->line += count_lines(at, len);
+        f->eof = j->last = f->map_pos == f->map_len;
+        enqueue(p, j);
+    }
+}
+
 /* Gives up on pieces: every piece not yet written, then the rest of the
  * input, is read on this thread from the start of the oldest one. */
-static bool go_sequential(pool_t *p, job_t *next, input_t *in, const char *name, const cli_t *cli,
-                          stats_t *st, FILE *dest, uint64_t base)
+static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, FILE *dest, uint64_t base)
 {
-    size_t total = next ? next->len : 0;
-    for (size_t i = 0; i < p->count; i++) {
+    job_t *next = f->next;
+    for (size_t i = 0; i < p->count; i++)
         wait_done(p, p->queue[i]);
-        total += p->queue[i]->len;
-    }
-    char *all = malloc(total ? total : 1);
-    if (!all) {
-        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
-        return false;
-    }
-    size_t at = 0;
-    uint64_t offset = next ? next->offset : 0, line = next ? next->line : 1;
+    /* From the oldest piece queued, else from what is not yet in a piece. */
+    uint64_t offset = f->offset, line = f->line;
     const char *eol_before = next ? next->eol_before : NULL;
     if (p->count) {
         offset = p->queue[0]->offset;
         line = p->queue[0]->line;
         eol_before = p->queue[0]->eol_before;
+    } else if (f->map && offset >= 2) {
+        eol_before = f->map[offset - 2] == '\r' ? "\r\n" : "\n";
     }
+    if (!offset)
+        eol_before = NULL;
+    if (f->map) {
+        /* Read on from there, a chunk at a time: memory stays bounded. */
+        input_read_from(f->in, (size_t)offset);
+        return cli_stream(f->in, f->name, cli, st, dest, NULL, 0, offset, line, eol_before, base);
+    }
+    size_t total = next ? next->len : 0;
+    for (size_t i = 0; i < p->count; i++)
+        total += p->queue[i]->len;
+    char *all = malloc(total ? total : 1);
+    if (!all) {
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", f->name);
+        return false;
+    }
+    size_t at = 0;
     for (size_t i = 0; i < p->count; i++) {
-        memcpy(all + at, p->queue[i]->data, p->queue[i]->len);
+        memcpy(all + at, p->queue[i]->bytes, p->queue[i]->len);
         at += p->queue[i]->len;
     }
     if (next)
         memcpy(all + at, next->data, next->len);
-    bool ok = cli_stream(in, name, cli, st, dest, all, total, offset, line, offset ? eol_before : NULL, base);
+    bool ok = cli_stream(f->in, f->name, cli, st, dest, all, total, offset, line, eol_before, base);
     free(all);
     return ok;
 }
 
+/* Replays the oldest piece again with the one after it, when its cut was
+ * not between games.  False if out of memory. */
+static bool join_next(pool_t *p, const cli_t *cli, const char *name)
+{
+    job_t *j = p->queue[0], *k = p->queue[1];
+    wait_done(p, k);
+    if (j->bytes != j->data) {
+        j->len += k->len; /* parts of the map, one after the other */
+    } else {
+        if (j->cap < j->len + k->len) {
+            char *d = realloc(j->data, j->len + k->len);
+            if (!d)
+                return false;
+            j->data = d;
+            j->cap = j->len + k->len;
+        }
+        memcpy(j->data + j->len, k->bytes, k->len);
+        j->len += k->len;
+        j->bytes = j->data;
+    }
+    j->last = k->last;
+    j->cut_short = k->cut_short;
+    dequeue(p, 1);
+    job_give_back(p, k);
+    run_job(cli, name, j);
+    return true;
+}
+
 bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest)
 {
-    char err[256];
     FILE *problem_dest = cli->fix ? stderr : stdout;
     pool_t p = { .cli = cli, .name = name, .cap = 2 * (size_t)cli->threads + 2 };
     pthread_t *threads = calloc(cli->threads, sizeof *threads);
@@ -318,95 +508,29 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         if (pthread_create(&threads[started], NULL, worker, &p) != 0)
             break;
 
-    bool ok = started > 0, eof = false, sequential = false, read_failed = false;
-    char read_error[256] = "";
+    feed_t f = { .in = in, .name = name, .threads = cli->threads, .line = 1 };
+    /* A plain file is read in place: the workers read the system's cached
+     * pages, and this thread copies nothing. */
+    f.map = input_map(in, &f.map_len);
+    bool ok = started > 0;
+    uint64_t base = 0;
     if (!ok)
         fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
-    job_t *next = NULL;          /* the piece being filled */
-    uint64_t offset = 0, line = 1, base = 0;
     while (ok) {
-        /* Fill the queue. */
-        while (ok && !eof && p.count < p.cap) {
-            if (!next && !(next = job_take(&p))) {
-                ok = false;
-                break;
-            }
-            if (next->cap - next->len < READ_SIZE) {
-                size_t cap = next->cap ? next->cap * 2 : PIECE_ROOM;
-                char *d = realloc(next->data, cap);
-                if (!d) {
-                    fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
-                    ok = false;
-                    break;
-                }
-                next->data = d;
-                next->cap = cap;
-            }
-            ssize_t n = input_read(in, next->data + next->len, next->cap - next->len, err, sizeof err);
-            if (n < 0) {
-                /* What was read is still replayed, as on one thread; the game
-                 * under way is not finished, and the error comes after it all. */
-                snprintf(read_error, sizeof read_error, "%s", err);
-                read_failed = true;
-            }
-            next->len += n > 0 ? (size_t)n : 0;
-            eof = n <= 0;
-            if (!eof && next->len >= PIECE_MAX && !find_cut(next->data, next->len)) {
-                /* Nowhere to cut (a huge game, a line of megabytes): keep memory bounded. */
-                sequential = true;
-                break;
-            }
-            size_t cut = eof ? next->len : next->len >= PIECE_TARGET ? find_cut(next->data, next->len) : 0;
-            if (!cut)
-                continue;
-            /* The rest starts the following piece. */
-            job_t *rest = job_take(&p);
-            size_t rlen = next->len - cut, need = rlen + PIECE_TARGET + READ_SIZE;
-            if (rest && rlen && rest->cap < need) {
-                /* Fresh room: realloc() would copy the old piece for nothing. */
-                size_t cap = need > PIECE_ROOM ? need : PIECE_ROOM;
-                char *d = malloc(cap);
-                if (d) {
-                    free(rest->data);
-                    rest->data = d;
-                    rest->cap = cap;
-                }
-            }
-            if (!rest || (rlen && rest->cap < need)) {
-                job_free(rest);
-                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
-                ok = false;
-                break;
-            }
-            if (rlen)
-                memcpy(rest->data, next->data + cut, rlen);
-            rest->len = rlen;
-            next->len = cut;
-            next->offset = offset;
-            next->line = line;
-            next->cut_short = read_failed;
-            rest->offset = offset + cut;
-            rest->line = line + count_lines(next->data, cut);
-            /* Cuts follow a '\n' (find_cut). */
-            rest->eol_before = cut >= 2 && next->data[cut - 2] == '\r' ? "\r\n" : "\n";
-            next->last = eof;
-            offset = rest->offset;
-            line = rest->line;
-            pthread_mutex_lock(&p.mu);
-            p.queue[p.count++] = next;
-            pthread_cond_signal(&p.work);
-            pthread_mutex_unlock(&p.mu);
-            next = eof ? (job_free(rest), NULL) : rest;
-        }
-        if (sequential) {
-            if (next) {
-                next->offset = offset;
-                next->line = line;
-            }
-            ok = go_sequential(&p, next, in, name, cli, st, dest, base);
+        if (f.map)
+            fill_from_map(&p, &f);
+        else
+            fill_by_reading(&p, &f);
+        if (f.oom) {
+            fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+            ok = false;
             break;
         }
-        if (!ok || p.count == 0)
+        if (f.sequential) {
+            ok = go_sequential(&p, &f, cli, st, dest, base);
+            break;
+        }
+        if (p.count == 0)
             break;
 
         /* Write the oldest piece, once done and known to end between games. */
@@ -414,35 +538,17 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         wait_done(&p, j);
         if (j->overflow) {
             /* From here on, one thread streams its output as it goes. */
-            if (next) {
-                next->offset = offset;
-                next->line = line;
-            }
-            ok = go_sequential(&p, next, in, name, cli, st, dest, base);
+            ok = go_sequential(&p, &f, cli, st, dest, base);
             break;
         }
-        if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !eof)) {
+        if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !f.eof)) {
             if (p.count < 2)
                 continue; /* read on: the piece after it is needed */
-            job_t *k = p.queue[1];
-            wait_done(&p, k);
-            if (j->cap < j->len + k->len) {
-                char *d = realloc(j->data, j->len + k->len);
-                if (!d) {
-                    fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
-                    ok = false;
-                    break;
-                }
-                j->data = d;
-                j->cap = j->len + k->len;
+            if (!join_next(&p, cli, name)) {
+                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                ok = false;
+                break;
             }
-            memcpy(j->data + j->len, k->data, k->len);
-            j->len += k->len;
-            j->last = k->last;
-            j->cut_short = k->cut_short;
-            dequeue(&p, 1);
-            job_give_back(&p, k);
-            run_job(cli, name, j);
             continue;
         }
         if (j->oom) {
@@ -459,11 +565,14 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         }
         base += j->stats.games;
         cli_add_stats(st, &j->stats);
+        dequeue(&p, 0);
+        job_give_back(&p, j);
+        /* What the pieces still queued start at is all that is left to read. */
+        if (f.map)
+            input_release(in, p.count ? (size_t)p.queue[0]->offset : f.map_pos);
         uint64_t done_bytes, size;
         input_position(in, &done_bytes, &size);
         progress_update(&st->progress, done_bytes, st->games - st->games_before);
-        dequeue(&p, 0);
-        job_give_back(&p, j);
     }
 
     pthread_mutex_lock(&p.mu);
@@ -474,7 +583,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         pthread_join(threads[i], NULL);
     for (size_t i = 0; i < p.count; i++)
         job_free(p.queue[i]);
-    job_free(next);
+    job_free(f.next);
     while (p.nspare)
         job_free(p.spare[--p.nspare]);
     free(p.queue);
@@ -482,8 +591,8 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.work);
     pthread_cond_destroy(&p.done);
-    if (read_failed)
-        fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, read_error,
+    if (f.read_failed)
+        fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
                 (unsigned long long)(st->games - st->games_before));
-    return ok && !read_failed;
+    return ok && !f.read_failed;
 }

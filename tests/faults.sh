@@ -16,6 +16,8 @@
 #   gzip zstd    a truncated and a corrupt compressed stream, and one whose
 #                check value is wrong: reported with the count of games
 #                read before the damage, those games reported, exit 2
+#   shrink       a file cut short while -j2 reads it in place (mapped): a
+#                message that says so, exit 2, not a bare "Bus error"
 #   kill         --in-place killed by SIGKILL at ten moments of a rewrite:
 #                the file is the whole original or the whole new file, and
 #                nothing is left beside it but hidden temporary files
@@ -118,6 +120,32 @@ case_pipe() {
             result "pipe -j$j, SIGPIPE $sigpipe (${secs} s)"
         done
     done
+}
+
+# ---- a file that shrinks under -j ------------------------------------------
+
+case_shrink() {
+    # Twenty megabytes of the sample (2^11 copies), so that pieces are
+    # still to be cut when the file is emptied.
+    cp "$sample" "$tmp/shrink.pgn"
+    for _ in 1 2 3 4 5 6 7 8 9 10 11; do
+        cat "$tmp/shrink.pgn" "$tmp/shrink.pgn" >"$tmp/double.pgn" && mv "$tmp/double.pgn" "$tmp/shrink.pgn"
+    done
+    rm -f "$tmp/fifo" "$tmp/status"
+    mkfifo "$tmp/fifo" || { skip "shrink: no mkfifo"; return; }
+    # Its output goes into a pipe that nobody reads yet: the program stops
+    # at its first write, with the file mapped and most of it not yet cut.
+    { "$PGN_ARBITER" -j2 --json "$tmp/shrink.pgn" >"$tmp/fifo" 2>"$tmp/err"; echo $? >"$tmp/status"; } &
+    exec 3<"$tmp/fifo"
+    dd bs=1 count=1 <&3 >/dev/null 2>&1
+    : >"$tmp/shrink.pgn"
+    cat <&3 >/dev/null
+    exec 3<&-
+    wait
+    status=$(cat "$tmp/status" 2>/dev/null)
+    [ "$status" = 2 ] || fail "exit status '$status', expected 2"
+    grep -q 'error: an input file shrank' "$tmp/err" || fail "no 'an input file shrank' on stderr"
+    result "shrink: a file emptied while -j2 reads it"
 }
 
 # ---- output errors -----------------------------------------------------------
@@ -389,7 +417,7 @@ case_tmpfs() {
     mnt=
 }
 
-all="pipe full closed missing directory unreadable gzip zstd kill fsize tmpfs"
+all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs"
 for c in ${*:-$all}; do
     case " $all " in
     *" $c "*)

@@ -17,6 +17,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -526,6 +527,108 @@ START_TEST(position_and_size)
 }
 END_TEST
 
+/* ---- mapped ---- */
+
+START_TEST(mapped_plain_file)
+{
+    /* The map holds the file; input_read() then says the end, until
+     * input_read_from() hands it back; released bytes count as read. */
+    size_t n = 300000; /* many pages */
+    unsigned char *t = pgn_text(n, 10);
+    const char *p = write_file("map.pgn", t, n);
+    char err[256];
+    input_t *in = input_open(p, err, sizeof err);
+    CHECK(in != NULL, "input_open: %s", err);
+    size_t len = 0;
+    const char *m = input_map(in, &len);
+    CHECK(m != NULL && len == n, "input_map: %p, %zu bytes of %zu", (const void *)m, len, n);
+    CHECK(memcmp(m, t, n) == 0, "the map is not the file");
+    CHECK(input_map(in, &len) == NULL, "a second input_map");
+    unsigned char buf[4096];
+    CHECK(input_read(in, buf, sizeof buf, err, sizeof err) == 0, "input_read after input_map is the end");
+    uint64_t done = 99, size = 0;
+    input_position(in, &done, &size);
+    CHECK(done == 0 && size == n, "mapped, nothing released: position %llu size %llu", (unsigned long long)done,
+          (unsigned long long)size);
+    input_release(in, 100001);
+    input_position(in, &done, &size);
+    CHECK(done == 100001, "after releasing 100001 bytes: position %llu", (unsigned long long)done);
+    /* What is not released is still there. */
+    CHECK(memcmp(m + 100001, t + 100001, n - 100001) == 0, "the map after a release");
+    input_read_from(in, 123457);
+    buf_t got = { 0 };
+    ssize_t k;
+    while ((k = input_read(in, buf, sizeof buf, err, sizeof err)) > 0) {
+        buf_put(&got, buf, (size_t)k);
+        input_position(in, &done, &size);
+        CHECK(done == 123457 + got.len, "reading from the map: position %llu after %zu bytes",
+              (unsigned long long)done, got.len);
+    }
+    CHECK(k == 0 && got.len == n - 123457 && memcmp(got.d, t + 123457, got.len) == 0,
+          "input_read_from(123457): %zd, %zu bytes, expected %zu", k, got.len, n - 123457);
+    input_close(in);
+    free(got.d);
+    free(t);
+}
+END_TEST
+
+START_TEST(mapped_from_offset)
+{
+    /* Standard input left inside a file (a shell's `{ head; prog; } <f`):
+     * the map starts where the stream does, inside a page. */
+    size_t n = 20000, at = 4097 + 1000;
+    unsigned char *t = pgn_text(n, 11);
+    const char *p = write_file("offset.pgn", t, n);
+    int saved = dup(0);
+    int fd = open(p, O_RDONLY);
+    CHECK(saved >= 0 && fd >= 0 && dup2(fd, 0) == 0 && lseek(0, (off_t)at, SEEK_SET) == (off_t)at,
+          "standard input from %s at %zu", p, at);
+    close(fd);
+    char err[256];
+    input_t *in = input_open("-", err, sizeof err);
+    CHECK(in != NULL, "input_open(-): %s", err);
+    size_t len = 0;
+    const char *m = input_map(in, &len);
+    CHECK(m != NULL && len == n - at && memcmp(m, t + at, len) == 0, "input_map from offset %zu: %zu bytes", at,
+          len);
+    input_close(in);
+    CHECK(dup2(saved, 0) == 0, "standard input back");
+    close(saved);
+    free(t);
+}
+END_TEST
+
+START_TEST(mapped_refused)
+{
+    /* Compressed, empty, or already read: no map, and reading goes on. */
+    char err[256];
+    size_t len = 99;
+    size_t n = 5000;
+    unsigned char *t = pgn_text(n, 12);
+    buf_t z = { 0 };
+    gzip_member(&z, t, n, 6);
+    const char *names[] = { "refused.pgn.gz", "refused-empty.pgn", "refused-read.pgn" };
+    const void *data[] = { z.d, "", t };
+    size_t lens[] = { z.len, 0, n };
+    for (int i = 0; i < 3; i++) {
+        const char *p = write_file(names[i], data[i], lens[i]);
+        input_t *in = input_open(p, err, sizeof err);
+        CHECK(in != NULL, "input_open(%s): %s", p, err);
+        unsigned char buf[16];
+        ssize_t first = i == 2 ? input_read(in, buf, sizeof buf, err, sizeof err) : 0;
+        CHECK(input_map(in, &len) == NULL, "%s: mapped", names[i]);
+        if (i != 1) {
+            ssize_t k = input_read(in, buf, sizeof buf, err, sizeof err);
+            CHECK(k == 16 && memcmp(buf, t + (first > 0 ? first : 0), 16) == 0, "%s: reading after a refused map",
+                  names[i]);
+        }
+        input_close(in);
+    }
+    free(z.d);
+    free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("input");
@@ -536,6 +639,7 @@ int main(void)
 #define CASE(fn) { #fn, fn }
         CASE(plain_file), CASE(plain_small_files), CASE(gzip_members), CASE(gzip_truncated), CASE(gzip_corrupt),
         CASE(zstd_frames), CASE(zstd_small_reads), CASE(zstd_truncated), CASE(open_errors), CASE(position_and_size),
+        CASE(mapped_plain_file), CASE(mapped_from_offset), CASE(mapped_refused),
 #undef CASE
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

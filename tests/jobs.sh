@@ -1,0 +1,94 @@
+#!/bin/sh
+# jobs.sh: -j N writes, byte for byte, what -j 1 writes.
+#
+# Usage: tests/jobs.sh                  `make check` runs it.
+#
+# With -j N a plain file is mapped and cut into pieces in place, and other
+# input (a pipe, a compressed file) is read into pieces; either way each
+# piece is replayed on a thread of its own, and a cut that turns out not to
+# lie between games is undone.  This test runs, on one thread and on two and
+# three, for --json, the text report, --check and --fix:
+#   corpus   every PGN file of data/ and tests/data/ (line ends of every
+#            kind, byte order marks, games without tags, variations)
+#            repeated to about 3 MB, so that it makes many pieces, the
+#            small last ones too
+#   traps    games whose comments hold a result, a blank line and a tag
+#            line: the cuts the main thread would choose fall inside them
+#            and must be undone
+# each read from the file (mapped), from a pipe and gzip-compressed (read),
+# and from standard input redirected from the file at an offset (mapped
+# from inside its first page).  Standard output and standard error must be
+# the one-thread ones.
+#
+# Environment: PGN_ARBITER (default src/pgn-arbiter), abs_top_srcdir or
+# top_srcdir (default: the directory above this script's).
+
+top=${abs_top_srcdir:-${top_srcdir:-$(dirname "$0")/..}}
+prog=${PGN_ARBITER:-src/pgn-arbiter}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-jobs.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# The corpus.
+(cd "$top" && find data tests/data -name '*.pgn' -type f) | LC_ALL=C sort >"$tmp/files"
+[ -s "$tmp/files" ] || { echo "jobs.sh: no PGN file under $top/data or $top/tests/data" >&2; exit 99; }
+: >"$tmp/corpus.pgn"
+while [ "$(wc -c <"$tmp/corpus.pgn")" -lt 3000000 ]; do
+    while IFS= read -r f; do
+        cat "$top/$f"
+        printf '\n\n'
+    done <"$tmp/files" >>"$tmp/corpus.pgn"
+done
+
+# The traps: after a first cut-looking line, each comment ends its own
+# game's text as a cut would want it.
+awk 'BEGIN {
+    for (i = 1; i <= 12000; i++) {
+        printf "[Event \"trap %d\"]\n[Result \"1-0\"]\n\n", i
+        printf "1. e4 { 1-0\n\n[Event \"inside %d\"]\n} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n", i
+    }
+}' >"$tmp/traps.pgn"
+
+# run J HOW MODE: the program on $f, read as HOW says, into got.out/got.err.
+run() {
+    case $2 in
+    file) "$prog" -j$1 $3 "$f" ;;
+    pipe) cat "$f" | "$prog" -j$1 $3 - ;;
+    gzip) "$prog" -j$1 $3 "$f.gz" ;;
+    offset) { dd bs="$skip" count=1 of=/dev/null 2>/dev/null && "$prog" -j$1 $3 -; } <"$f" ;;
+    esac >"$tmp/got.out" 2>"$tmp/got.err"
+    echo $? >>"$tmp/got.err"
+}
+
+for input in corpus traps; do
+    f=$tmp/$input.pgn
+    gzip -c "$f" >"$f.gz" || exit 99
+    # Standard input inside the file: from the first byte of its second line.
+    skip=$(head -n 1 "$f" | wc -c)
+    for mode in --json "" --check --fix; do
+        for how in file pipe gzip offset; do
+            run 1 $how "$mode"
+            mv "$tmp/got.out" "$tmp/want.out"
+            mv "$tmp/got.err" "$tmp/want.err"
+            [ -s "$tmp/want.out" ] || [ "$mode" = --check ] || fail "$input ${mode:-(text)} from $how: no output"
+            for j in 2 3; do
+                run $j $how "$mode"
+                if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err"; then
+                    pass
+                else
+                    fail "$input -j$j ${mode:-(text)} from $how: not what -j1 writes"
+                    diff "$tmp/want.out" "$tmp/got.out" | head -4
+                    diff "$tmp/want.err" "$tmp/got.err" | head -4
+                fi
+            done
+        done
+    done
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
