@@ -2141,9 +2141,9 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
  * The probe: proofs only, and only the cheap ones. */
 
 /* A quiet legal move of the side to move found without generating them
- * all (an unpinned piece or pawn to an empty square, or a king step to an
- * empty square not attacked), or false.  Only when not in check. */
-static bool quiet_move(const tables_t *T, const dpos_t *p, dmove_t *out)
+ * all (an unpinned piece or, if `pawns`, pawn to an empty square, or a king
+ * step to an empty square not attacked), or false.  Only when not in check. */
+static bool quiet_move(const tables_t *T, const dpos_t *p, bool pawns, dmove_t *out)
 {
     const int us = p->stm, them = !us, k = p->ksq[us];
     const bb_t occ = p->occ;
@@ -2165,8 +2165,8 @@ static bool quiet_move(const tables_t *T, const dpos_t *p, dmove_t *out)
             }
         }
     }
-    bb_t pawns = p->pc[us][PAWN] & ~pinned;
-    bb_t pushes = (us == WHITE ? pawns << 8 : pawns >> 8) & ~occ & ~(RANK_1_BB | RANK_8_BB);
+    bb_t movers = pawns ? p->pc[us][PAWN] & ~pinned : 0;
+    bb_t pushes = (us == WHITE ? movers << 8 : movers >> 8) & ~occ & ~(RANK_1_BB | RANK_8_BB);
     if (pushes) {
         int to = lsb(pushes);
         *out = MV(us == WHITE ? to - 8 : to + 8, to, 0, 0);
@@ -2200,7 +2200,7 @@ static bool forced_unwinnable(dead_search_t *s, int ply, int depth)
     if (depth == 0)
         return !has_legal(T, p, fr->moves) && (p->stm == w || !check);
     dmove_t quiet;
-    if (!check && quiet_move(T, p, &quiet)) {
+    if (!check && quiet_move(T, p, true, &quiet)) {
         do_move(T, p, quiet, &s->frames[ply + 1].pos);
         if (!forced_unwinnable(s, ply + 1, depth - 1))
             return false;
@@ -2214,6 +2214,44 @@ static bool forced_unwinnable(dead_search_t *s, int ply, int depth)
             return false;
     }
     return true;
+}
+
+/* Is the step of the man of the side to move on `from` to the empty square
+ * `to` (a piece's move or a king's step, no pawn) legal in p? */
+static bool step_legal(const tables_t *T, const dpos_t *p, int from, int to)
+{
+    const int us = p->stm, pc = p->sq[from];
+    if (pc == EMPTY || PIECE_COLOR(pc) != us || PIECE_TYPE(pc) == PAWN || p->sq[to] != EMPTY)
+        return false;
+    const int type = PIECE_TYPE(pc), k = type == KING ? to : p->ksq[us];
+    if (!(piece_att(T, type, us, from, p->occ) & BIT(to)))
+        return false;
+    return !attackers(T, p, k, (p->occ & ~BIT(from)) | BIT(to), !us);
+}
+
+/* Can the side to move (not in check) and then the other side each step a
+ * man away and back, so that the position comes round again?  Then there
+ * is a series of moves that never ends and never changes the material, and
+ * no forced line of any depth ends the game: forced_unwinnable() is false,
+ * at a fraction of the cost of following its line.  (Once round, castling
+ * rights and en passant chances may be gone, but the same four steps are
+ * legal again: they depend on where the men stand, nothing else.) */
+static bool endless_line(dead_search_t *s)
+{
+    const tables_t *T = &s->T;
+    dpos_t *p0 = &s->frames[0].pos, *p1 = &s->frames[1].pos, *p2 = &s->frames[2].pos,
+           *p3 = &s->frames[3].pos;
+    dmove_t m1, m2;
+    if (!quiet_move(T, p0, false, &m1))
+        return false;
+    do_move(T, p0, m1, p1);
+    if (in_check(T, p1) || !quiet_move(T, p1, false, &m2))
+        return false;
+    do_move(T, p1, m2, p2);
+    if (!step_legal(T, p2, MV_TO(m1), MV_FROM(m1)))
+        return false;
+    do_move(T, p2, MV(MV_TO(m1), MV_FROM(m1), 0, 0), p3);
+    return step_legal(T, p3, MV_TO(m2), MV_FROM(m2));
 }
 
 /* Worth a semi-static pass: some pawn blocked head-on by an enemy pawn, and
@@ -2265,7 +2303,7 @@ enum dead_answer dead_probe(dead_search_t *s, const board_t *b, int color)
         return DEAD_UNWINNABLE;
     s->stage = 2;
     s->limit = PROBE_NODES;
-    if (forced_unwinnable(s, 0, PROBE_DEPTH))
+    if (!(!in_check(T, root) && endless_line(s)) && forced_unwinnable(s, 0, PROBE_DEPTH))
         return DEAD_UNWINNABLE;
     s->stage = 4;
     if (looks_blocked(root) && !open_file_for_heavy(root, color)) {
