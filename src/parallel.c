@@ -21,7 +21,7 @@
 #endif
 
 #define PIECE_TARGET (1u << 20) /* bytes per piece, about */
-#define PIECE_MIN (128u << 10)  /* ... and at the end of a file of known size */
+#define PIECE_MIN (128u << 10)  /* the least, for the last pieces of a mapped file */
 #define PIECE_MAX (16u << 20)   /* no cut found by then: go on on one thread */
 #define OUTPUT_MAX (8u << 20)   /* a piece writing more (tiny games): go on on one thread */
 #define READ_SIZE (256u << 10)
