@@ -70,6 +70,7 @@ struct input {
     char *map;                /* input_map(): the mapping, from a page start */
     size_t map_len;           /* its length */
     size_t map_skip;          /* bytes before stream offset 0 (start within its page) */
+    size_t map_page;          /* the system's page size */
     size_t map_released;      /* bytes at the mapping's start given back */
     size_t map_read;          /* the stream offset input_read() serves from the map */
 };
@@ -433,6 +434,7 @@ const char *input_map(input_t *in, size_t *len)
     in->map = p;
     in->map_len = length;
     in->map_skip = skip;
+    in->map_page = (size_t)page;
     in->map_released = 0;
     in->map_read = length - skip; /* all of it is the caller's */
     in->size = size;
@@ -455,12 +457,11 @@ void input_release(input_t *in, size_t upto)
 {
     if (!in->map)
         return;
-    long page = sysconf(_SC_PAGESIZE);
     size_t end = in->map_skip + upto;
     if (end > in->map_len)
         end = in->map_len;
     in->consumed = end - in->map_skip;
-    end -= page > 0 ? end % (size_t)page : end;
+    end -= end % in->map_page; /* whole pages only */
     if (end > in->map_released && munmap(in->map + in->map_released, end - in->map_released) == 0)
         in->map_released = end;
 }

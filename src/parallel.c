@@ -280,8 +280,6 @@ static void dequeue(pool_t *p, size_t i)
  * what is read or mapped but not yet in a piece. */
 typedef struct feed {
     input_t *in;
-    const char *name;
-    unsigned threads;
     const char *map;             /* the mapped input (input_map()), or NULL: read */
     size_t map_len, map_pos;     /* map_pos: the first byte not yet in a piece */
     job_t *next;                 /* read input: the piece being filled */
@@ -387,7 +385,7 @@ static void fill_from_map(pool_t *p, feed_t *f)
 {
     while (!f->eof && p->count < p->cap) {
         const char *at = f->map + f->map_pos;
-        size_t rest = f->map_len - f->map_pos, target = piece_target(rest, f->threads);
+        size_t rest = f->map_len - f->map_pos, target = piece_target(rest, p->cli->threads);
         size_t window = target + target / 2, len = 0;
         while (window < rest && !(len = find_cut(at, window))) {
             if (window >= PIECE_MAX) {
@@ -438,14 +436,14 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     if (f->map) {
         /* Read on from there, a chunk at a time: memory stays bounded. */
         input_read_from(f->in, (size_t)offset);
-        return cli_stream(f->in, f->name, cli, st, dest, NULL, 0, offset, line, eol_before, base);
+        return cli_stream(f->in, p->name, cli, st, dest, NULL, 0, offset, line, eol_before, base);
     }
     size_t total = next ? next->len : 0;
     for (size_t i = 0; i < p->count; i++)
         total += p->queue[i]->len;
     char *all = malloc(total ? total : 1);
     if (!all) {
-        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", f->name);
+        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", p->name);
         return false;
     }
     size_t at = 0;
@@ -455,7 +453,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     }
     if (next)
         memcpy(all + at, next->data, next->len);
-    bool ok = cli_stream(f->in, f->name, cli, st, dest, all, total, offset, line, eol_before, base);
+    bool ok = cli_stream(f->in, p->name, cli, st, dest, all, total, offset, line, eol_before, base);
     free(all);
     return ok;
 }
@@ -508,7 +506,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         if (pthread_create(&threads[started], NULL, worker, &p) != 0)
             break;
 
-    feed_t f = { .in = in, .name = name, .threads = cli->threads, .line = 1 };
+    feed_t f = { .in = in, .line = 1 };
     /* A plain file is read in place: the workers read the system's cached
      * pages, and this thread copies nothing. */
     f.map = input_map(in, &f.map_len);
