@@ -2182,6 +2182,45 @@ static bool quiet_move(const tables_t *T, const dpos_t *p, bool pawns, dmove_t *
     return false;
 }
 
+/* Is the step of the man of the side to move on `from` to the empty square
+ * `to` (a piece's move or a king's step, no pawn) legal in p? */
+static bool step_legal(const tables_t *T, const dpos_t *p, int from, int to)
+{
+    const int us = p->stm, pc = p->sq[from];
+    if (pc == EMPTY || PIECE_COLOR(pc) != us || PIECE_TYPE(pc) == PAWN || p->sq[to] != EMPTY)
+        return false;
+    const int type = PIECE_TYPE(pc), k = type == KING ? to : p->ksq[us];
+    if (!(piece_att(T, type, us, from, p->occ) & BIT(to)))
+        return false;
+    return !attackers(T, p, k, (p->occ & ~BIT(from)) | BIT(to), !us);
+}
+
+/* Can the side to move in frames[ply] (not in check) and then the other
+ * side each step a man away and back, so that the position comes round
+ * again?  Then there is a series of moves that never ends and never changes
+ * the material, and no forced line of any depth ends the game there:
+ * forced_unwinnable() is false, at a fraction of the cost of following its
+ * line.  (Once round, castling rights and en passant chances may be gone,
+ * but the same four steps are legal again: they depend on where the men
+ * stand, nothing else.)  Uses frames[ply + 1 .. ply + 3]. */
+static bool endless_line(dead_search_t *s, int ply)
+{
+    const tables_t *T = &s->T;
+    dpos_t *p0 = &s->frames[ply].pos, *p1 = &s->frames[ply + 1].pos, *p2 = &s->frames[ply + 2].pos,
+           *p3 = &s->frames[ply + 3].pos;
+    dmove_t m1, m2;
+    if (!quiet_move(T, p0, false, &m1))
+        return false;
+    do_move(T, p0, m1, p1);
+    if (in_check(T, p1) || !quiet_move(T, p1, false, &m2))
+        return false;
+    do_move(T, p1, m2, p2);
+    if (!step_legal(T, p2, MV_TO(m1), MV_FROM(m1)))
+        return false;
+    do_move(T, p2, MV(MV_TO(m1), MV_FROM(m1), 0, 0), p3);
+    return step_legal(T, p3, MV_TO(m2), MV_FROM(m2));
+}
+
 /* True if every series of at most `depth` plies from frames[ply] ends where
  * w cannot win: material, a stalemate, or w mated.  Gives up (false) at the
  * first line that gets through, trying a quiet move first, so an open
@@ -2199,6 +2238,10 @@ static bool forced_unwinnable(dead_search_t *s, int ply, int depth)
     bool check = in_check(T, p);
     if (depth == 0)
         return !has_legal(T, p, fr->moves) && (p->stm == w || !check);
+    /* A shuffle ends the search at once, where it would otherwise follow
+     * a line down to the last ply (after a check, say). */
+    if (!check && endless_line(s, ply))
+        return false;
     dmove_t quiet;
     if (!check && quiet_move(T, p, true, &quiet)) {
         do_move(T, p, quiet, &s->frames[ply + 1].pos);
@@ -2214,44 +2257,6 @@ static bool forced_unwinnable(dead_search_t *s, int ply, int depth)
             return false;
     }
     return true;
-}
-
-/* Is the step of the man of the side to move on `from` to the empty square
- * `to` (a piece's move or a king's step, no pawn) legal in p? */
-static bool step_legal(const tables_t *T, const dpos_t *p, int from, int to)
-{
-    const int us = p->stm, pc = p->sq[from];
-    if (pc == EMPTY || PIECE_COLOR(pc) != us || PIECE_TYPE(pc) == PAWN || p->sq[to] != EMPTY)
-        return false;
-    const int type = PIECE_TYPE(pc), k = type == KING ? to : p->ksq[us];
-    if (!(piece_att(T, type, us, from, p->occ) & BIT(to)))
-        return false;
-    return !attackers(T, p, k, (p->occ & ~BIT(from)) | BIT(to), !us);
-}
-
-/* Can the side to move (not in check) and then the other side each step a
- * man away and back, so that the position comes round again?  Then there
- * is a series of moves that never ends and never changes the material, and
- * no forced line of any depth ends the game: forced_unwinnable() is false,
- * at a fraction of the cost of following its line.  (Once round, castling
- * rights and en passant chances may be gone, but the same four steps are
- * legal again: they depend on where the men stand, nothing else.) */
-static bool endless_line(dead_search_t *s)
-{
-    const tables_t *T = &s->T;
-    dpos_t *p0 = &s->frames[0].pos, *p1 = &s->frames[1].pos, *p2 = &s->frames[2].pos,
-           *p3 = &s->frames[3].pos;
-    dmove_t m1, m2;
-    if (!quiet_move(T, p0, false, &m1))
-        return false;
-    do_move(T, p0, m1, p1);
-    if (in_check(T, p1) || !quiet_move(T, p1, false, &m2))
-        return false;
-    do_move(T, p1, m2, p2);
-    if (!step_legal(T, p2, MV_TO(m1), MV_FROM(m1)))
-        return false;
-    do_move(T, p2, MV(MV_TO(m1), MV_FROM(m1), 0, 0), p3);
-    return step_legal(T, p3, MV_TO(m2), MV_FROM(m2));
 }
 
 /* Worth a semi-static pass: some pawn blocked head-on by an enemy pawn, and
@@ -2303,7 +2308,7 @@ enum dead_answer dead_probe(dead_search_t *s, const board_t *b, int color)
         return DEAD_UNWINNABLE;
     s->stage = 2;
     s->limit = PROBE_NODES;
-    if (!(!in_check(T, root) && endless_line(s)) && forced_unwinnable(s, 0, PROBE_DEPTH))
+    if (forced_unwinnable(s, 0, PROBE_DEPTH))
         return DEAD_UNWINNABLE;
     s->stage = 4;
     if (looks_blocked(root) && !open_file_for_heavy(root, color)) {

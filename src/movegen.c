@@ -12,6 +12,13 @@ static const int king_steps[8] = { 17, 16, 15, 1, -1, -15, -16, -17 };
 #define FILE_A_BITS 0x0101010101010101ULL
 #define FILE_H_BITS 0x8080808080808080ULL
 
+/* The squares next to the one of `bit` (bits SQ64). */
+static inline uint64_t neighbours(uint64_t bit)
+{
+    uint64_t side = ((bit << 1) & ~FILE_A_BITS) | ((bit >> 1) & ~FILE_H_BITS), row = bit | side;
+    return side | row << 8 | row >> 8;
+}
+
 /* Is sq attacked by colour `by` when the squares occ are taken?  occ may
  * differ from b->occ by the side to move's men (a move tried, a king
  * lifted off a line it blocks); the men of `by` are found in b->men, but
@@ -324,10 +331,26 @@ bool movegen_has_legal(const board_t *b)
      * sets (one of them nearly always has a move), then the pawns and the
      * king. */
     move_t moves[32];
-    int us = b->stm;
+    int us = b->stm, k = b->king[us];
     const uint64_t *men = b->men + MEN_PIECES(us);
-    for (uint64_t x = men[0] | men[1] | men[2] | men[3]; x; x &= x - 1) {
-        int n = piece_moves(b, SQ88(board_lsb(x)), moves);
+    uint64_t pieces = men[0] | men[1] | men[2] | men[3];
+    uint64_t ours = pieces | b->men[MEN_PAWNS(us)] | board_sq_bit[k];
+    for (uint64_t x = pieces; x; x &= x - 1) {
+        int from = SQ88(board_lsb(x));
+        /* A man on no line through its king cannot uncover it: out of
+         * check, each of its moves is legal, and it has one if a square
+         * next to it on its lines (for a knight, a square it jumps to) is
+         * empty or an enemy's.  A man on such a line may be pinned. */
+        if (board_ray_dir[BOARD_DELTA(k, from)] == BOARD_DIR_NONE) {
+            int type = PIECE_TYPE(b->sq[from]);
+            uint64_t to = board_reach_bits[type - KNIGHT][from];
+            if (type != KNIGHT)
+                to &= neighbours(board_sq_bit[from]);
+            if (to & ~ours)
+                return true;
+            continue;
+        }
+        int n = piece_moves(b, from, moves);
         for (int i = 0; i < n; i++)
             if (movegen_is_legal_known(b, moves[i], false))
                 return true;

@@ -397,6 +397,35 @@ START_TEST(quick_filter)
 }
 END_TEST
 
+/* The probe gives up at once where a shuffle there and back never ends
+ * the game: at the root out of check, and one ply down after a check
+ * (the forced-line search would otherwise follow a line nine plies down);
+ * the forced lines above are still proved. */
+START_TEST(probe_shuffle)
+{
+    static const char *const open[] = {
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/8/PPPP1KPP/RNBQ1BNR w kq - 2 3", /* White in check */
+    };
+    board_t b;
+    dead_stats_t st;
+    dead_search_t *s = dead_search_new(5000);
+    ck_assert(s != NULL);
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++) {
+        TU_FEN(&b, open[i]);
+        for (int c = WHITE; c <= BLACK; c++) {
+            ck_assert_int_eq(dead_probe(s, &b, c), DEAD_UNDETERMINED);
+            dead_last_stats(s, &st);
+            ck_assert_msg(st.nodes <= (board_in_check(&b) ? 3u : 2u), "%lu nodes for %s in %s", st.nodes,
+                          c == WHITE ? "White" : "Black", open[i]);
+        }
+    }
+    TU_FEN(&b, "k7/2Q5/3Q4/1p6/8/KP6/P1P5/8 b - - 2 52");
+    ck_assert_int_eq(dead_probe(s, &b, WHITE), DEAD_UNWINNABLE);
+    dead_search_free(s);
+}
+END_TEST
+
 /* A handle is reusable and small budgets give up rather than guess. */
 START_TEST(budget_and_reuse)
 {
@@ -528,6 +557,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, one_side_only, 30);
     TU_CASE(s, open_positions, 30);
     TU_CASE(s, quick_filter, 30);
+    TU_CASE(s, probe_shuffle, 30);
     TU_CASE(s, budget_and_reuse, 30);
     TU_CASE(s, small_budget_endgames, 30);
     TU_CASE(s, vector_subset, 600);

@@ -254,6 +254,7 @@ START_TEST(test_no_legal_moves)
         {"5bnr/4p1pq/4Qpkr/7p/7P/4P3/PPPP1PP1/RNB1KBNR b KQ - 2 10", false},     /* Loyd */
         {"8/8/8/8/8/6k1/6p1/6K1 w - - 0 1", false},
         {"1R6/8/8/8/8/8/p7/k1K5 b - - 0 1", false},
+        {"7k/5Kn1/6P1/8/8/8/8/B7 b - - 0 1", false},                             /* the knight is pinned */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         board_t b;
