@@ -334,14 +334,13 @@ bool movegen_has_legal(const board_t *b)
     int us = b->stm, k = b->king[us];
     const uint64_t *men = b->men + MEN_PIECES(us);
     uint64_t pieces = men[0] | men[1] | men[2] | men[3];
-    uint64_t ours = pieces | b->men[MEN_PAWNS(us)] | board_sq_bit[k];
+    uint64_t rest = b->men[MEN_PAWNS(us)] | board_sq_bit[k], ours = pieces | rest;
     for (uint64_t x = pieces; x; x &= x - 1) {
         int from = SQ88(board_lsb(x));
-        /* A man on no line through its king cannot uncover it: out of
-         * check, each of its moves is legal, and it has one if a square
-         * next to it on its lines (for a knight, a square it jumps to) is
-         * empty or an enemy's.  A man on such a line may be pinned. */
-        if (board_ray_dir[BOARD_DELTA(k, from)] == BOARD_DIR_NONE) {
+        /* Out of check, each move of a man that is not pinned is legal,
+         * and it has one if a square next to it on its lines (for a
+         * knight, a square it jumps to) is empty or an enemy's. */
+        if (movegen_pin_dir(b, from) == BOARD_DIR_NONE) {
             int type = PIECE_TYPE(b->sq[from]);
             uint64_t to = board_reach_bits[type - KNIGHT][from];
             if (type != KNIGHT)
@@ -355,7 +354,6 @@ bool movegen_has_legal(const board_t *b)
             if (movegen_is_legal_known(b, moves[i], false))
                 return true;
     }
-    uint64_t rest = b->men[MEN_PAWNS(us)] | board_sq_bit[b->king[us]];
     for (; rest; rest &= rest - 1) {
         int n = piece_moves(b, SQ88(board_lsb(rest)), moves);
         for (int i = 0; i < n; i++)
