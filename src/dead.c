@@ -1598,19 +1598,22 @@ static void bfs_unpack(const bfs_node_t *n, const dpos_t *root, dpos_t *p)
         p->key ^= zobrist_black;
 }
 
-/* Adds key to the seen set; false if it was there already. */
-static bool seen_add(dead_search_t *s, uint64_t key)
+/* The seen set's entry for a position's key (0 stands for free). */
+static inline uint64_t seen_key(uint64_t key)
 {
-    if (key == 0)
-        key = 1;
-    for (size_t i = (size_t)(key >> 7) & s->seen_mask;; i = (i + 1) & s->seen_mask) {
-        if (s->seen[i] == key)
-            return false;
-        if (s->seen[i] == 0) {
-            s->seen[i] = key;
-            return true;
-        }
-    }
+    return key ? key : 1;
+}
+
+/* The slot of k (a seen_key()) in the seen set: the one that holds it, or
+ * the free one where it belongs.  The set holds only the root and the
+ * positions queued, at most queue_cap, half the table (stage_room()): a
+ * probe always meets a free slot. */
+static size_t seen_slot(const dead_search_t *s, uint64_t k)
+{
+    size_t i = (size_t)(k >> 7) & s->seen_mask;
+    while (s->seen[i] != k && s->seen[i] != 0)
+        i = (i + 1) & s->seen_mask;
+    return i;
 }
 
 /* Pawns and material: positions that share them mostly share the verdict
@@ -1645,7 +1648,8 @@ static void queue_start(dead_search_t *s, const dpos_t *root)
     bfs_pack(root, &s->queue[0]);
     s->queue[0].parent = UINT32_MAX;
     s->queue[0].ply = 0;
-    seen_add(s, root->key);
+    uint64_t k = seen_key(root->key);
+    s->seen[seen_slot(s, k)] = k;
 }
 
 /* Mate at queue[head]: its line, back through the parents, into s->mate. */
@@ -1661,11 +1665,15 @@ static enum dead_answer queue_mate(dead_search_t *s, size_t head)
 /* Is q, reached from p by m, worth a place in the queue: not seen before,
  * with mating material, and not proved unwinnable by a semi-static pass
  * (tried after a capture, a promotion, or a pawn move that ends in front
- * of an enemy pawn)? */
+ * of an enemy pawn)?  If so, it is seen from now on.  A position found
+ * unworthy is not kept: it is as unworthy when met again, and keeping it
+ * could fill the set, which only the queue's limit bounds. */
 static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos_t *q)
 {
     const int w = s->winner;
-    if (!seen_add(s, q->key) || material_cannot_win(q, w))
+    uint64_t k = seen_key(q->key);
+    size_t slot = seen_slot(s, k);
+    if (s->seen[slot] == k || material_cannot_win(q, w))
         return false;
     int to = MV_TO(m);
     bool structure = (MV_FLAGS(m) & MOVE_CAPTURE) || MV_PROMO(m) ||
@@ -1676,6 +1684,7 @@ static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos
             return false;
         ss_note_failure(s, q);
     }
+    s->seen[slot] = k;
     return true;
 }
 
@@ -1770,9 +1779,12 @@ static void stage_room_free(dead_search_t *s)
     s->queue_cap = 0;
 }
 
-/* The breadth-first stage, in a room of its own. */
+/* The breadth-first stage, in a room of its own.  A budget spent already
+ * by the stages before ends it at once: no room is taken for nothing. */
 static enum dead_answer bfs_exhaust(dead_search_t *s, unsigned long until)
 {
+    if (s->nodes >= until)
+        return DEAD_UNDETERMINED;
     enum dead_answer a = stage_room(s, until) ? bfs_search(s, until) : DEAD_UNDETERMINED;
     stage_room_free(s);
     return a;
