@@ -485,6 +485,19 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
     }
 }
 
+int san_quick_castle(const board_t *b, const char *text, size_t len, move_t *out)
+{
+    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    bool queenside;
+    if (n == 3 && memcmp(text, "O-O", 3) == 0)
+        queenside = false;
+    else if (n == 5 && memcmp(text, "O-O-O", 5) == 0)
+        queenside = true;
+    else
+        return -1;
+    return resolve_castle(b, queenside, out, NULL, 0) == SAN_OK ? 0 : -1;
+}
+
 int san_quick_legal(const board_t *b, move_t m, move_t *out)
 {
     if (!((m.flags & MOVE_EP) ? movegen_is_legal(b, m) : movegen_man_legal(b, m, b->in_check)))

@@ -35,13 +35,13 @@ int san_parse_full(const char *text, size_t len, san_syntax_t *out);
 extern const uint8_t san_letter_piece[256];
 
 /* The shapes of nearly every move, read without a call: e4, Nf3, exd5,
- * Nxd5, each perhaps with a check or mate mark.  Returns true with *out
- * set, or false for anything else (san_parse_full() reads every shape and
- * gives the same answer for these). */
-static inline bool san_parse_usual(const char *text, size_t len, san_syntax_t *out)
+ * Nxd5, Nbd7, R1e2, Nbxd7, R1xe2, each perhaps with a check or mate mark.
+ * Returns true with *out set, or false for anything else (san_parse_full()
+ * reads every shape and gives the same answer for these). */
+static inline ARB_ALWAYS_INLINE bool san_parse_usual(const char *text, size_t len, san_syntax_t *out)
 {
     size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
-    if (n - 2 > 2)
+    if (n - 2 > 3)
         return false;
     unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
     unsigned rank = (unsigned)(unsigned char)text[n - 1] - '1';
@@ -66,8 +66,22 @@ static inline bool san_parse_usual(const char *text, size_t len, san_syntax_t *o
             *out = s;
             return true;
         }
+        return false;
     }
-    return false;
+    /* A piece move with the file or rank it comes from, the way SAN tells
+     * two pieces apart. */
+    if (s.piece == EMPTY || (n == 5 && text[2] != 'x'))
+        return false;
+    unsigned from = (unsigned)(unsigned char)text[1];
+    if (from - 'a' < 8u)
+        s.from_file = (int8_t)(from - 'a');
+    else if (from - '1' < 8u)
+        s.from_rank = (int8_t)(from - '1');
+    else
+        return false;
+    s.capture = n == 5;
+    *out = s;
+    return true;
 }
 
 /* Reads len bytes of move text: SAN with any of the suffixes + # ! ? !! ??
@@ -205,6 +219,10 @@ static inline ARB_ALWAYS_INLINE enum san_usual san_resolve_usual(const board_t *
  * 0 with *out = m if m is legal, -1 otherwise. */
 int san_quick_legal(const board_t *b, move_t m, move_t *out);
 
+/* san_quick() for O-O and O-O-O (with + or #): 0 with *out the castling
+ * move if it is legal, -1 otherwise (the full path words why). */
+int san_quick_castle(const board_t *b, const char *text, size_t len, move_t *out);
+
 /* san_parse() and san_resolve() in one call for the usual shapes
  * (san_parse_usual()) and moves the fast path of san_resolve() settles:
  * returns 0 with the legal move in *out, or -1 when the two calls must
@@ -216,7 +234,7 @@ static inline int san_quick(const board_t *b, const char *text, size_t len, move
     san_syntax_t s;
     move_t m;
     if (!san_parse_usual(text, len, &s))
-        return -1;
+        return text[0] == 'O' ? san_quick_castle(b, text, len, out) : -1;
     switch (san_resolve_usual(b, &s, &m)) {
     case SAN_USUAL_OK:
         *out = m;

@@ -384,8 +384,9 @@ END_TEST
 
 /* san_quick() answers only as san_parse() and san_resolve() would: along
  * random games, every text of the usual shapes (a square after nothing, a
- * piece letter, a piece or file and x; with and without + or #, and some
- * that are no move) either gets -1 or the very move the two calls find.
+ * piece letter, a piece or file and x, a piece and the file or rank it
+ * comes from; with and without + or #, and some that are no move) and
+ * every castling text either gets -1 or the very move the two calls find.
  * It must also take most of the legal moves' own SAN, or it is no fast
  * path. */
 START_TEST(test_quick_agrees)
@@ -397,12 +398,20 @@ START_TEST(test_quick_agrees)
         {"4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1", false},       /* en passant on c6 */
         {"4k3/4r3/8/3pP3/8/8/4K3/8 w - d6 0 1", false},       /* ... along a pin */
         {"3qk3/8/8/8/8/8/3B4/3K4 w - - 0 1", false},          /* a pinned bishop */
+        {"r3k2r/1n4n1/8/8/8/8/1N4N1/R3K2R w KQkq - 0 1", false}, /* castling, knights two files apart */
+        {"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true},   /* castling in Chess960 */
+        {"4k3/8/8/8/8/1R6/8/1R2K3 w - - 0 1", false},         /* rooks on one file */
     };
     static const char *const heads[] = {"", "N", "B", "R", "Q", "K", "Nx", "Bx", "Rx", "Qx", "Kx",
-                                        "ax", "bx", "cx", "dx", "ex", "fx", "gx", "hx", "S", "x", "P"};
+                                        "ax", "bx", "cx", "dx", "ex", "fx", "gx", "hx", "S", "x", "P",
+                                        "Nb", "Ng", "N1", "N7", "Nbx", "N1x", "Ra", "Rb", "R1", "R3", "Rbx",
+                                        "R3x", "Qd", "Q4x", "Bc", "Kd", "Ni", "N9", "Nb-", "bd", "b1x"};
     static const char *const tails[] = {"", "+", "#"};
+    /* The first six are the shapes san_quick() must take when legal. */
+    static const char *const castles[] = {"O-O", "O-O-O", "O-O+", "O-O-O#", "O-O#", "O-O-O+",
+                                          "O-", "O-O-", "O-O-O-O", "OO", "O-O++", "0-0"};
     uint64_t seed = 4242;
-    long quick = 0, legal = 0;
+    long quick = 0, legal = 0, castled = 0;
     for (size_t st = 0; st < sizeof starts / sizeof *starts; st++) {
         for (int walk = 0; walk < 4; walk++) {
             board_t b, next;
@@ -428,7 +437,8 @@ START_TEST(test_quick_agrees)
                                   "san_quick read \"%s\" as %s, the full path as %s, in %s", text,
                                   tu_move_str(got, ms), tu_move_str(want, ms2), tu_fen_out(&b, fen));
                             /* and from the legal moves alone: the one move of the named
-                             * kind to the square (a pawn from the file written, or its own) */
+                             * kind to the square (a pawn from the file written, or its own;
+                             * a piece from the file or rank written, if one is) */
                             int kind = s.piece == EMPTY ? PAWN : s.piece, matches = 0;
                             for (int i = 0; i < n; i++) {
                                 move_t m = list[i];
@@ -437,12 +447,31 @@ START_TEST(test_quick_agrees)
                                     continue;
                                 if (kind == PAWN && SQ_FILE(m.from) != (s.from_file >= 0 ? s.from_file : SQ_FILE(s.to)))
                                     continue;
+                                if (kind != PAWN && ((s.from_file >= 0 && SQ_FILE(m.from) != s.from_file) ||
+                                                     (s.from_rank >= 0 && SQ_RANK(m.from) != s.from_rank)))
+                                    continue;
                                 matches++;
                                 want = m;
                             }
                             CHECK(matches == 1 && tu_move_eq(got, want), "san_quick read \"%s\" as %s; %d legal moves match, in %s",
                                   text, tu_move_str(got, ms), matches, tu_fen_out(&b, fen));
                         }
+                    }
+                }
+                for (size_t c = 0; c < sizeof castles / sizeof *castles; c++) {
+                    const char *text = castles[c];
+                    size_t len = strlen(text);
+                    move_t got = {0, 0, 0, 0}, want = {0, 0, 0, 0};
+                    san_syntax_t s;
+                    bool full = san_parse(text, len, &s) == 0 && san_resolve(&b, &s, &want, NULL, 0) == SAN_OK;
+                    if (san_quick(&b, text, len, &got) == 0) {
+                        CHECK(full && tu_move_eq(got, want) && (got.flags & MOVE_CASTLE) && text[1] == '-',
+                              "san_quick read \"%s\" as %s, the full path as %s, in %s", text, tu_move_str(got, ms),
+                              tu_move_str(want, ms2), tu_fen_out(&b, fen));
+                        castled++;
+                    } else {
+                        CHECK(!full || c >= 6, "san_quick refused \"%s\", which the full path reads as %s, in %s",
+                              text, tu_move_str(want, ms2), tu_fen_out(&b, fen));
                     }
                 }
                 for (int i = 0; i < n; i++) {
@@ -462,6 +491,42 @@ START_TEST(test_quick_agrees)
         }
     }
     ck_assert_msg(quick * 10 > legal * 7, "san_quick took %ld of %ld legal moves' SAN", quick, legal);
+    ck_assert_msg(castled > 20, "san_quick castled only %ld times", castled);
+}
+END_TEST
+
+/* san_parse_usual() reads a shape as san_parse_full() reads it, or leaves
+ * it to it: every head, square and tail of the usual shapes and beyond. */
+START_TEST(test_parse_usual_agrees)
+{
+    static const char *const heads[] = {"", "N", "B", "R", "Q", "K", "P", "S", "x", "Nx", "Kx", "ax", "hx", "ix",
+                                        "Nb", "N1", "Nh8", "Nbx", "N8x", "Nb1", "Nb-", "N-", "bd", "b1", "b1x",
+                                        "e7", "O", "O-", "O-O", "=", "Rax", "R9", "Ri", "NN", "xx", "Nbxx"};
+    static const char *const squares[] = {"a1", "h8", "e4", "d", "4", "i1", "a9", "", "=Q", "8=Q", "8Q"};
+    static const char *const tails[] = {"", "+", "#", "++", "!", "?", "+!", "x", "e.p."};
+    long usual = 0;
+    for (size_t h = 0; h < sizeof heads / sizeof *heads; h++) {
+        for (size_t q = 0; q < sizeof squares / sizeof *squares; q++) {
+            for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+                char text[32];
+                int len = snprintf(text, sizeof text, "%s%s%s", heads[h], squares[q], tails[t]);
+                if (len == 0)
+                    continue;
+                san_syntax_t quick, full;
+                memset(&quick, 0x55, sizeof quick);
+                memset(&full, 0x55, sizeof full);
+                if (!san_parse_usual(text, (size_t)len, &quick))
+                    continue;
+                usual++;
+                ck_assert_msg(san_parse_full(text, (size_t)len, &full) == 0, "\"%s\": usual, but no move in full", text);
+                ck_assert_msg(memcmp(&quick, &full, sizeof quick) == 0,
+                              "\"%s\": usual reads %d %d %d %d %d %d %d, full %d %d %d %d %d %d %d", text, quick.kind,
+                              quick.piece, quick.from_file, quick.from_rank, quick.to, quick.promo, quick.capture,
+                              full.kind, full.piece, full.from_file, full.from_rank, full.to, full.promo, full.capture);
+            }
+        }
+    }
+    ck_assert_msg(usual > 100, "san_parse_usual read only %ld texts", usual);
 }
 END_TEST
 
@@ -484,6 +549,7 @@ static Suite *san_suite(void)
     suite_add_tcase(s, tc);
     TU_CASE(s, test_format_parse_round_trip, 300);
     TU_CASE(s, test_quick_agrees, 300);
+    TU_CASE(s, test_parse_usual_agrees, 30);
     return s;
 }
 
