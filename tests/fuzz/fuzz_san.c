@@ -10,7 +10,8 @@
  * Invariants (san.h): a resolved move is in movegen_legal's list (or is a
  * null move, allowed and not in check); san_quick answers only with that
  * move; san_format of it reads back as the same move; a refusal says why
- * in a terminated sentence; san_scan stays in its text and always
+ * in a terminated sentence; san_parse_usual reads a word as
+ * san_parse_full does, or leaves it; san_scan stays in its text and always
  * advances; every legal move of the positions reached round-trips through
  * san_format (the first three positions: it is slow). */
 #include "fuzz_board.h"
@@ -104,9 +105,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         move_t quick;
         bool quick_ok = san_quick(&b, word, wl, &quick) == 0;
 
-        san_syntax_t s;
+        san_syntax_t s, full;
         FUZZ_CHECK(!quick_ok || san_parse(word, wl, &s) == 0, "san_quick read \"%.*s\", san_parse did not", (int)wl,
                    word);
+        /* The inline reader of the usual shapes reads them as the full one. */
+        if (san_parse_usual(word, wl, &s))
+            FUZZ_CHECK(san_parse_full(word, wl, &full) == 0 && memcmp(&s, &full, sizeof s) == 0,
+                       "san_parse_usual and san_parse_full read \"%.*s\" differently", (int)wl, word);
         if (san_parse(word, wl, &s) == 0) {
             FUZZ_CHECK(s.kind <= SAN_DROP, "kind %d", (int)s.kind);
             if (s.kind == SAN_MOVE || s.kind == SAN_DROP)
