@@ -1606,8 +1606,8 @@ static inline uint64_t seen_key(uint64_t key)
 
 /* The slot of k (a seen_key()) in the seen set: the one that holds it, or
  * the free one where it belongs.  The set holds only the root and the
- * positions queued, at most queue_cap, half the table (stage_room()): a
- * probe always meets a free slot. */
+ * positions put in the queue (queue_worth()), queue_cap + 1 at most, about
+ * half the table (stage_room()): a probe always meets a free slot. */
 static size_t seen_slot(const dead_search_t *s, uint64_t k)
 {
     size_t i = (size_t)(k >> 7) & s->seen_mask;

@@ -234,7 +234,7 @@ static inline int san_quick(const board_t *b, const char *text, size_t len, move
     san_syntax_t s;
     move_t m;
     if (!san_parse_usual(text, len, &s))
-        return text[0] == 'O' ? san_quick_castle(b, text, len, out) : -1;
+        return len && text[0] == 'O' ? san_quick_castle(b, text, len, out) : -1;
     switch (san_resolve_usual(b, &s, &m)) {
     case SAN_USUAL_OK:
         *out = m;
