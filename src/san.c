@@ -487,7 +487,7 @@ enum san_status san_resolve(const board_t *b, const san_syntax_t *s, move_t *out
 
 int san_quick_castle(const board_t *b, const char *text, size_t len, move_t *out)
 {
-    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    size_t n = san_unmarked_len(text, len);
     bool queenside;
     if (n == 3 && memcmp(text, "O-O", 3) == 0)
         queenside = false;

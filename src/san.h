@@ -34,13 +34,19 @@ int san_parse_full(const char *text, size_t len, san_syntax_t *out);
 /* Piece type per letter of a piece move (N, B, R, Q, K), EMPTY for others. */
 extern const uint8_t san_letter_piece[256];
 
+/* The length of a move text without its check or mate mark, if it has one. */
+static inline size_t san_unmarked_len(const char *text, size_t len)
+{
+    return len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+}
+
 /* The shapes of nearly every move, read without a call: e4, Nf3, exd5,
  * Nxd5, Nbd7, R1e2, Nbxd7, R1xe2, each perhaps with a check or mate mark.
  * Returns true with *out set, or false for anything else (san_parse_full()
  * reads every shape and gives the same answer for these). */
 static inline ARB_ALWAYS_INLINE bool san_parse_usual(const char *text, size_t len, san_syntax_t *out)
 {
-    size_t n = len - (len && (text[len - 1] == '+' || text[len - 1] == '#'));
+    size_t n = san_unmarked_len(text, len);
     if (n - 2 > 3)
         return false;
     unsigned file = (unsigned)(unsigned char)text[n - 2] - 'a';
