@@ -5,7 +5,10 @@
  * their output in input order.  A cut is right when the piece before it
  * ends between games (arb_reader_between_games); when it does not (a
  * comment holding a blank line and a '[', say), the two pieces are replayed
- * again as one.  So the output is byte for byte the one-thread output. */
+ * again as one.  So the output is byte for byte the one-thread output.
+ * A worker counts the lines of its piece before replaying it: where a piece
+ * starts is the sum of the counts before it, and the main thread, which
+ * would otherwise read every byte first, only looks for cuts. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,7 +41,10 @@ typedef struct job {
     const char *bytes;           /* the piece: data, or a part of the mapped input */
     char *data;                  /* the piece's own buffer (read input) */
     size_t len, cap;
-    uint64_t offset, line;       /* where data[0] is in the stream */
+    uint64_t offset;             /* where data[0] is in the stream */
+    uint64_t line;               /* the line of data[0], once line_known */
+    uint64_t lines;              /* line ends in the piece, once counted */
+    bool counted, line_known;
     const char *eol_before;      /* the line end before data[0] (offset > 0): "\n" or "\r\n" */
     bool last;                   /* the final piece */
     bool cut_short;              /* the input failed after it: the game under way is not finished */
@@ -58,6 +64,8 @@ typedef struct pool {
     bool quit;
     const cli_t *cli;
     const char *name;
+    uint64_t written_line;       /* the line after the last piece written */
+    pthread_cond_t counted;      /* a piece's lines are counted */
     /* Written pieces kept for reuse by the main thread, with their buffers:
      * fresh memory for every piece costs page faults. */
     job_t *spare[SPARE_MAX];
@@ -100,9 +108,91 @@ static void job_give_back(pool_t *p, job_t *j)
         job_free(j);
 }
 
-/* Replays one piece. */
-static void run_job(const cli_t *cli, const char *name, job_t *j)
+/* Line feeds in data[0..len), into *lines; false, and *lines unset, if a
+ * '\r' is there.  One pass, sixteen bytes a step where SSE2 is there (a
+ * counter per byte lane, summed every 255 steps, before it can wrap). */
+static bool count_lf_only(const char *data, size_t len, uint64_t *lines)
 {
+    uint64_t n = 0;
+    size_t i = 0;
+#ifdef PAR_SSE2
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+    while (len - i >= 16) {
+        size_t stop = i + 16 * ((len - i) / 16 < 255 ? (len - i) / 16 : 255);
+        __m128i acc = zero, crs = zero;
+        for (; i < stop; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, lf));
+            crs = _mm_or_si128(crs, _mm_cmpeq_epi8(v, cr));
+        }
+        if (_mm_movemask_epi8(crs))
+            return false;
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        n += (uint64_t)_mm_cvtsi128_si32(sums) + (uint64_t)_mm_extract_epi16(sums, 4);
+    }
+#endif
+    for (; i < len; i++) {
+        if (data[i] == '\r')
+            return false;
+        n += data[i] == '\n';
+    }
+    *lines = n;
+    return true;
+}
+
+/* Lines in data[0..len), counted as the lexer does: \n, \r\n and a lone \r. */
+static uint64_t count_lines(const char *data, size_t len)
+{
+    uint64_t n = 0;
+    if (count_lf_only(data, len, &n))
+        return n;
+    for (size_t i = 0; i < len; i++)
+        if (data[i] == '\n' || (data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n')))
+            n++;
+    return n;
+}
+
+/* Counts the lines of j, then waits until the line it starts on is known.
+ * Workers take pieces in input order, so every piece before j is counted
+ * or being counted: the wait is for a count, never for a replay.  A piece
+ * starts where the one before it ends, or the last piece written. */
+static void find_start_line(pool_t *p, job_t *j)
+{
+    uint64_t lines = count_lines(j->bytes, j->len);
+    pthread_mutex_lock(&p->mu);
+    j->lines = lines;
+    j->counted = true;
+    pthread_cond_broadcast(&p->counted);
+    for (;;) {
+        size_t i = 0;
+        while (p->queue[i] != j)
+            i++;
+        uint64_t line = p->written_line;
+        size_t k = i;
+        while (k > 0 && p->queue[k - 1]->counted && !p->queue[k - 1]->line_known)
+            k--;
+        if (k == 0 || p->queue[k - 1]->counted) {
+            if (k > 0)
+                line = p->queue[k - 1]->line + p->queue[k - 1]->lines;
+            for (; k <= i; k++) {
+                p->queue[k]->line = line;
+                p->queue[k]->line_known = true;
+                line += p->queue[k]->lines;
+            }
+            break;
+        }
+        pthread_cond_wait(&p->counted, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Replays one piece. */
+static void run_job(pool_t *p, job_t *j)
+{
+    const cli_t *cli = p->cli;
+    const char *name = p->name;
+    if (!j->line_known)
+        find_start_line(p, j);
     strbuf_clear(&j->out);
     strbuf_clear(&j->problems);
     strbuf_clear(&j->diag);
@@ -170,47 +260,13 @@ static void *worker(void *arg)
         }
         j->state = RUNNING;
         pthread_mutex_unlock(&p->mu);
-        run_job(p->cli, p->name, j);
+        run_job(p, j);
         pthread_mutex_lock(&p->mu);
         j->state = DONE;
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
-}
-
-/* Line feeds in data[0..len): sixteen bytes a step where SSE2 is there
- * (a counter per byte lane, summed every 255 steps, before it can wrap). */
-static uint64_t count_lf(const char *data, size_t len)
-{
-    uint64_t n = 0;
-    size_t i = 0;
-#ifdef PAR_SSE2
-    const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (len - i >= 16) {
-        size_t stop = i + 16 * ((len - i) / 16 < 255 ? (len - i) / 16 : 255);
-        __m128i acc = zero;
-        for (; i < stop; i += 16)
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(data + i)), lf));
-        __m128i sums = _mm_sad_epu8(acc, zero);
-        n += (uint64_t)_mm_cvtsi128_si32(sums) + (uint64_t)_mm_extract_epi16(sums, 4);
-    }
-#endif
-    for (; i < len; i++)
-        n += data[i] == '\n';
-    return n;
-}
-
-/* Lines in data[0..len), counted as the lexer does: \n, \r\n and a lone \r. */
-static uint64_t count_lines(const char *data, size_t len)
-{
-    if (!memchr(data, '\r', len))
-        return count_lf(data, len);
-    uint64_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (data[i] == '\n' || (data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n')))
-            n++;
-    return n;
 }
 
 /* True if the text before position i ends with a result token
@@ -283,7 +339,7 @@ typedef struct feed {
     const char *map;             /* the mapped input (input_map()), or NULL: read */
     size_t map_len, map_pos;     /* map_pos: the first byte not yet in a piece */
     job_t *next;                 /* read input: the piece being filled */
-    uint64_t offset, line;       /* where the next piece starts in the stream */
+    uint64_t offset;             /* where the next piece starts in the stream */
     bool eof;                    /* all of the input is in pieces */
     bool sequential;             /* nowhere to cut: go on on one thread */
     bool oom;
@@ -353,14 +409,11 @@ static void fill_by_reading(pool_t *p, feed_t *f)
         next->bytes = next->data;
         next->len = cut;
         next->offset = f->offset;
-        next->line = f->line;
         next->cut_short = f->read_failed;
         next->last = eof;
         f->offset += cut;
-        f->line += count_lines(next->data, cut);
         if (rest) {
             rest->offset = f->offset;
-            rest->line = f->line;
             /* Cuts follow a '\n' (find_cut). */
             rest->eol_before = cut >= 2 && next->data[cut - 2] == '\r' ? "\r\n" : "\n";
         }
@@ -404,11 +457,9 @@ static void fill_from_map(pool_t *p, feed_t *f)
         j->bytes = at;
         j->len = len;
         j->offset = f->offset;
-        j->line = f->line;
         j->eol_before = f->map_pos >= 2 && at[-2] == '\r' ? "\r\n" : "\n";
         f->map_pos += len;
         f->offset += len;
-        f->line += count_lines(at, len);
         f->eof = j->last = f->map_pos == f->map_len;
         enqueue(p, j);
     }
@@ -422,7 +473,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     for (size_t i = 0; i < p->count; i++)
         wait_done(p, p->queue[i]);
     /* From the oldest piece queued, else from what is not yet in a piece. */
-    uint64_t offset = f->offset, line = f->line;
+    uint64_t offset = f->offset, line = p->written_line;
     const char *eol_before = next ? next->eol_before : NULL;
     if (p->count) {
         offset = p->queue[0]->offset;
@@ -460,7 +511,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
 
 /* Replays the oldest piece again with the one after it, when its cut was
  * not between games.  False if out of memory. */
-static bool join_next(pool_t *p, const cli_t *cli, const char *name)
+static bool join_next(pool_t *p)
 {
     job_t *j = p->queue[0], *k = p->queue[1];
     wait_done(p, k);
@@ -480,16 +531,19 @@ static bool join_next(pool_t *p, const cli_t *cli, const char *name)
     }
     j->last = k->last;
     j->cut_short = k->cut_short;
+    pthread_mutex_lock(&p->mu);
+    j->lines += k->lines; /* j's start is known: no recount */
+    pthread_mutex_unlock(&p->mu);
     dequeue(p, 1);
     job_give_back(p, k);
-    run_job(cli, name, j);
+    run_job(p, j);
     return true;
 }
 
 bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest)
 {
     FILE *problem_dest = cli->fix ? stderr : stdout;
-    pool_t p = { .cli = cli, .name = name, .cap = 2 * (size_t)cli->threads + 2 };
+    pool_t p = { .cli = cli, .name = name, .cap = 2 * (size_t)cli->threads + 2, .written_line = 1 };
     pthread_t *threads = calloc(cli->threads, sizeof *threads);
     p.queue = calloc(p.cap, sizeof *p.queue);
     if (!threads || !p.queue) {
@@ -501,12 +555,13 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.done, NULL);
+    pthread_cond_init(&p.counted, NULL);
     unsigned started = 0;
     for (; started < cli->threads; started++)
         if (pthread_create(&threads[started], NULL, worker, &p) != 0)
             break;
 
-    feed_t f = { .in = in, .line = 1 };
+    feed_t f = { .in = in };
     /* A plain file is read in place: the workers read the system's cached
      * pages, and this thread copies nothing. */
     f.map = input_map(in, &f.map_len);
@@ -542,7 +597,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !f.eof)) {
             if (p.count < 2)
                 continue; /* read on: the piece after it is needed */
-            if (!join_next(&p, cli, name)) {
+            if (!join_next(&p)) {
                 fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;
                 break;
@@ -563,6 +618,9 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         }
         base += j->stats.games;
         cli_add_stats(st, &j->stats);
+        pthread_mutex_lock(&p.mu);
+        p.written_line = j->line + j->lines;
+        pthread_mutex_unlock(&p.mu);
         dequeue(&p, 0);
         job_give_back(&p, j);
         /* What the pieces still queued start at is all that is left to read. */
@@ -589,6 +647,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.work);
     pthread_cond_destroy(&p.done);
+    pthread_cond_destroy(&p.counted);
     if (f.read_failed)
         fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
                 (unsigned long long)(st->games - st->games_before));
