@@ -6,18 +6,21 @@
 #   1. build/           make check, then make distcheck (which also runs
 #                       make installcheck from the tarball)
 #   2. build-sanitize/  ./configure --enable-asan --enable-ubsan; make check
-#   3. build-valgrind/  ./configure --enable-valgrind; the end-to-end and
+#   3. build-tsan/      ./configure --enable-tsan; make check: a data race
+#                       between -j's threads, or with the decompression
+#                       thread, is reported and fails the run
+#   4. build-valgrind/  ./configure --enable-valgrind; the end-to-end and
 #                       fault tests with every run of pgn-arbiter under
 #                       valgrind (an error or a leak exits 1)
-#   4. fuzz harnesses   built with clang, libFuzzer and the sanitizers; the
+#   5. fuzz harnesses   built with clang, libFuzzer and the sanitizers; the
 #                       inputs that once broke them (tests/fuzz/regressions)
 #                       and every seed input, once each: repeatable
-#   5. fuzzing          every harness fuzzed for its share of FUZZ_TIME
+#   6. fuzzing          every harness fuzzed for its share of FUZZ_TIME
 #                       seconds (default 112: two minutes in all) from a
 #                       fixed FUZZ_SEED, so that CI tries a prefix of the
 #                       inputs a longer run with that seed has tried; any
 #                       crash, leak, timeout or broken invariant fails, and
-#                       the input is printed (base64).  Stages 4 and 5 are
+#                       the input is printed (base64).  Stages 5 and 6 are
 #                       skipped when clang cannot build libFuzzer targets
 #
 # Usage: sh tests/full-check.sh
@@ -50,6 +53,14 @@ passed=$((passed + 1))
 stage "build-sanitize/: AddressSanitizer and UndefinedBehaviorSanitizer"
 rm -rf build-sanitize && mkdir build-sanitize && cd build-sanitize
 ../configure --enable-asan --enable-ubsan
+make -j"$jobs"
+make -j"$jobs" check
+cd "$top"
+passed=$((passed + 1))
+
+stage "build-tsan/: ThreadSanitizer"
+rm -rf build-tsan && mkdir build-tsan && cd build-tsan
+../configure --enable-tsan
 make -j"$jobs"
 make -j"$jobs" check
 cd "$top"

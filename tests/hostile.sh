@@ -24,9 +24,10 @@
 #   HOSTILE_FULL=1     the full sizes: a 1 GiB line (default 64 MiB)
 #   HOSTILE_JOBS       thread counts to try (default "1 2")
 #   HOSTILE_RSS_KB     memory bound in kB (default 65536); not checked under
-#                      AddressSanitizer, whose shadow memory and quarantine
-#                      dominate the figure
-#   HOSTILE_TIME_SCALE multiplies the time bounds (default 1, 10 under ASan)
+#                      AddressSanitizer or ThreadSanitizer, whose shadow
+#                      memory dominates the figure
+#   HOSTILE_TIME_SCALE multiplies the time bounds (default 1, 10 under
+#                      either sanitizer)
 #
 # Under valgrind (VALGRIND set by ./configure --enable-valgrind) the cases
 # are skipped: they measure the program, not the checker.
@@ -51,12 +52,14 @@ for prog in "$PGN_ARBITER" "$HOSTILE_GEN"; do
     fi
 done
 
-asan=no
-if ASAN_OPTIONS=help=1 "$PGN_ARBITER" --version 2>&1 | grep -q AddressSanitizer; then
-    asan=yes
+# A sanitizer with shadow memory: each prints its flags with help=1.
+shadow=no
+if ASAN_OPTIONS=help=1 TSAN_OPTIONS=help=1 "$PGN_ARBITER" --version 2>&1 |
+    grep -q -e AddressSanitizer -e ThreadSanitizer; then
+    shadow=yes
 fi
 scale=${HOSTILE_TIME_SCALE:-1}
-[ "$asan" = yes ] && [ -z "${HOSTILE_TIME_SCALE:-}" ] && scale=10
+[ "$shadow" = yes ] && [ -z "${HOSTILE_TIME_SCALE:-}" ] && scale=10
 
 tmp=$(mktemp -d 2>/dev/null) || {
     tmp=${TMPDIR:-/tmp}/hostile.$$
@@ -163,7 +166,7 @@ run_case() {
         expect "last record's Event" "$(printf '%s\n' "$last" | sed -n 's/.*"tags":{"Event":"\([^"]*\)".*/\1/p')" after
         expect "last record's verdict" "$(field verdict "$last")" consistent
         expect "last record's checkmate ply" "$(printf '%s\n' "$last" | sed -n 's/.*"checkmate":\([0-9a-z]*\).*/\1/p')" 7
-        if [ "$asan" = no ] && [ "$rss" -gt "$rss_max" ]; then
+        if [ "$shadow" = no ] && [ "$rss" -gt "$rss_max" ]; then
             why="${why}${why:+; }peak RSS $rss kB over $rss_max kB"
         fi
         if awk "BEGIN { exit !($secs > $limit) }"; then
