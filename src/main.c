@@ -19,6 +19,7 @@
 #define EXIT_PROBLEMS 1
 #define EXIT_USAGE 2
 #define CHUNK (256u << 10)
+#define SMALL_INPUT (512u << 10) /* below this, -j runs one thread (measured: no gain) */
 
 enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
@@ -609,8 +610,11 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
         if (ok && !found)
             fprintf(stderr, "pgn-arbiter: %s: no game matches '%s'\n", path, cli->explain);
     } else {
-        ok = cli->threads > 1 ? cli_process_parallel(in, path, cli, st, dest)
-                              : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, NULL, 0);
+        /* Starting threads costs more than they save on a small plain
+         * file (a few pieces at most): it is read on this thread. */
+        bool small = size > 0 && size < SMALL_INPUT && !input_is_compressed(in);
+        ok = cli->threads > 1 && !small ? cli_process_parallel(in, path, cli, st, dest)
+                                        : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, NULL, 0);
     }
     input_position(in, &done_bytes, &size);
     progress_end(&st->progress, done_bytes, st->games - st->games_before);

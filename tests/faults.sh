@@ -8,8 +8,9 @@
 #                (killed by SIGPIPE, nothing on stderr), on one thread and on
 #                two, and also when the parent left SIGPIPE ignored
 #   full         output to /dev/full is reported, exit 2 (text, --json,
-#                --check, --fix)
-#   closed       standard output closed: reported, exit 2
+#                --check, --fix), on one thread and on two
+#   closed       standard output closed: reported, exit 2, on one thread
+#                and on two
 #   missing      a missing file is reported and the next file is read, exit 2
 #   directory    a directory given as a file: the same
 #   unreadable   a file without read permission: the same (skipped as root)
@@ -150,27 +151,43 @@ case_shrink() {
 
 # ---- output errors -----------------------------------------------------------
 
+# The sample, repeated beyond the size below which -j reads on one thread.
+many_samples() {
+    [ -s "$tmp/many.pgn" ] && return
+    i=0
+    while [ $i -lt 64 ]; do
+        cat "$sample"
+        i=$((i + 1))
+    done >"$tmp/many.pgn"
+}
+
 case_full() {
     if [ ! -w /dev/full ]; then
         skip "full: no /dev/full"
         return
     fi
-    for opts in "" --json --check --fix; do
-        # shellcheck disable=SC2086
-        "$PGN_ARBITER" $opts "$sample" >/dev/full 2>"$tmp/err"
-        status=$?
-        [ "$status" = 2 ] || fail "exit status $status, expected 2"
-        grep -q 'error writing output: No space left on device' "$tmp/err" || fail "no error message"
-        result "full ${opts:-text}"
+    many_samples
+    for j in 1 2; do
+        for opts in "" --json --check --fix; do
+            # shellcheck disable=SC2086
+            "$PGN_ARBITER" -j$j $opts "$tmp/many.pgn" >/dev/full 2>"$tmp/err"
+            status=$?
+            [ "$status" = 2 ] || fail "exit status $status, expected 2"
+            grep -q 'error writing output: No space left on device' "$tmp/err" || fail "no error message"
+            result "full -j$j ${opts:-text}"
+        done
     done
 }
 
 case_closed() {
-    "$PGN_ARBITER" "$sample" >&- 2>"$tmp/err"
-    status=$?
-    [ "$status" = 2 ] || fail "exit status $status, expected 2"
-    grep -q 'error' "$tmp/err" || fail "no error message"
-    result "closed stdout"
+    many_samples
+    for j in 1 2; do
+        "$PGN_ARBITER" -j$j "$tmp/many.pgn" >&- 2>"$tmp/err"
+        status=$?
+        [ "$status" = 2 ] || fail "exit status $status, expected 2"
+        grep -q 'error' "$tmp/err" || fail "no error message"
+        result "closed stdout -j$j"
+    done
 }
 
 # ---- inputs that cannot be read ---------------------------------------------
