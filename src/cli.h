@@ -13,6 +13,12 @@
 #include "report.h"
 #include "rewrite.h"
 
+/* A plain file smaller than this is replayed on one thread: cutting it
+ * into pieces costs more than the pieces save (measured: -j2 breaks even
+ * at about 512 KiB).  With several inputs, such files are shared out
+ * whole among the threads instead (cli_process_files()). */
+#define CLI_SMALL_INPUT (512u << 10)
+
 typedef struct cli {
     bool json, summary, check, fix, in_place, strict;
     unsigned only;                 /* bit per arb_fact; 0 = keep every game */
@@ -54,10 +60,23 @@ bool cli_write(strbuf_t *b, uint64_t base, FILE *f);
  * first the pre_len bytes at pre, which start at stream offset `offset`,
  * line `line` (after the line end eol_before, when offset > 0), then the
  * rest of in.  Game numbers are raised by base.  Writes reports or
- * rewritten PGN to dest.  False on an I/O error (reported on stderr). */
-bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+ * rewritten PGN to dest, and messages (diagnostics, errors, and with --fix
+ * the problems) to msgs.  False on an I/O error (reported on msgs). */
+bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs,
                 const char *pre, size_t pre_len, uint64_t offset, uint64_t line, const char *eol_before,
                 uint64_t base);
+
+/* Reads the input at path ("-": standard input) to its end, on
+ * cli->threads threads; reports or rewritten PGN go to dest, messages to
+ * msgs (with --explain, -j or a progress line, stderr).  False on an I/O
+ * error. */
+bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs);
+
+/* Several inputs, in order: small files are replayed whole on worker
+ * threads at once, the others as cli_process() does, each after the
+ * inputs before it are written.  The output is the one-thread output,
+ * byte for byte. */
+void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *st);
 
 /* The same with cli->threads workers: the output is the one-thread
  * output, byte for byte. */

@@ -19,7 +19,6 @@
 #define EXIT_PROBLEMS 1
 #define EXIT_USAGE 2
 #define CHUNK (256u << 10)
-#define SMALL_INPUT (512u << 10) /* below this, -j runs one thread (measured: no gain) */
 
 enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
@@ -409,20 +408,20 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
         report_text_color(out, g, name, cli->color_out);
 }
 
-bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs,
                 const char *pre, size_t pre_len, uint64_t offset, uint64_t line, const char *eol_before,
                 uint64_t base)
 {
     char err[256];
     strbuf_t out = { 0 }, problems = { 0 }, diag = { 0 };
     out.track_numbers = problems.track_numbers = diag.track_numbers = base > 0;
-    /* With --fix, PGN goes to dest and problems to stderr. */
-    FILE *problem_dest = cli->fix ? stderr : stdout;
+    /* With --fix, PGN goes to dest and problems to the messages. */
+    FILE *problem_dest = cli->fix ? msgs : dest;
     arb_reader *r = arb_reader_new(&cli->lib);
     rewriter_t *w = cli->fix ? rewrite_new(cli->rewrite) : NULL;
     char *chunk = malloc(CHUNK);
     if (!r || (cli->fix && !w) || !chunk) {
-        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+        fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
         arb_reader_free(r);
         rewrite_free(w);
         free(chunk);
@@ -445,7 +444,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
             n = input_read(in, chunk, CHUNK, err, sizeof err);
         }
         if (n < 0) {
-            fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, err,
+            fprintf(msgs, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, err,
                     (unsigned long long)(st->games - st->games_before));
             ok = false;
             break;
@@ -456,7 +455,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
         } else {
             arb_reader_feed(r, bytes, (size_t)n);
             if (w && rewrite_feed(w, bytes, (size_t)n) < 0) {
-                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;
                 break;
             }
@@ -465,9 +464,9 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
         bool oom = false;
         while (!st->stop && (g = arb_reader_next(r, &oom)) != NULL) {
             cli_handle_game(cli, st, name, g, &out, &problems, &diag, w);
-            cli_write(&diag, base, stderr);
+            cli_write(&diag, base, msgs);
             if (out.len >= (64u << 10) && !cli_write(&out, base, dest)) {
-                fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+                fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
                 ok = false;
                 done = true;
                 break;
@@ -476,7 +475,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
                 cli_write(&problems, base, problem_dest);
         }
         if (oom) {
-            fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+            fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
             ok = false;
             break;
         }
@@ -487,11 +486,11 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
     if (w && ok && !st->stop)
         rewrite_finish(w, &out);
     if (!cli_write(&out, base, dest)) {
-        fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+        fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
         ok = false;
     }
     cli_write(&problems, base, problem_dest);
-    cli_write(&diag, base, stderr);
+    cli_write(&diag, base, msgs);
     strbuf_free(&out);
     strbuf_free(&problems);
     strbuf_free(&diag);
@@ -581,19 +580,17 @@ static bool explain_stream(input_t *in, const char *name, const cli_t *cli, stat
     return ok;
 }
 
-/* Reads one input to its end, writing reports or the rewritten PGN to
- * dest; returns false on an I/O error. */
-static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
+bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs)
 {
     char err[256];
     input_t *in = input_open(path, err, sizeof err);
     if (!in) {
-        fprintf(stderr, "pgn-arbiter: %s: error: %s\n", path, err);
+        fprintf(msgs, "pgn-arbiter: %s: error: %s\n", path, err);
         return false;
     }
     if (cli->in_place && input_is_compressed(in)) {
-        fprintf(stderr, "pgn-arbiter: %s: error: compressed files are not rewritten in place; "
-                        "decompress it, or use --fix and recompress the output\n", path);
+        fprintf(msgs, "pgn-arbiter: %s: error: compressed files are not rewritten in place; "
+                      "decompress it, or use --fix and recompress the output\n", path);
         input_close(in);
         return false;
     }
@@ -612,9 +609,9 @@ static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest)
     } else {
         /* Starting threads costs more than they save on a small plain
          * file (a few pieces at most): it is read on this thread. */
-        bool small = size > 0 && size < SMALL_INPUT && !input_is_compressed(in);
+        bool small = size > 0 && size < CLI_SMALL_INPUT && !input_is_compressed(in);
         ok = cli->threads > 1 && !small ? cli_process_parallel(in, path, cli, st, dest)
-                                        : cli_stream(in, path, cli, st, dest, NULL, 0, 0, 1, NULL, 0);
+                                        : cli_stream(in, path, cli, st, dest, msgs, NULL, 0, 0, 1, NULL, 0);
     }
     input_position(in, &done_bytes, &size);
     progress_end(&st->progress, done_bytes, st->games - st->games_before);
@@ -674,7 +671,7 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
     }
     uint64_t before = st->rewritten;
     int saved = 0;
-    ok = process(name, cli, st, f) && ok && !st->stop;
+    ok = cli_process(name, cli, st, f, stderr) && ok && !st->stop;
     if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0) {
         saved = errno;
         ok = false;
@@ -797,13 +794,15 @@ int main(int argc, char **argv)
     if (cli.in_place && optind >= argc)
         usage_error("%s", "--in-place needs at least one FILE");
     if (optind >= argc) {
-        st.files_failed += !process("-", &cli, &st, stdout);
+        st.files_failed += !cli_process("-", &cli, &st, stdout, stderr);
+    } else if (cli.threads > 1 && !cli.in_place && cli.progress <= 0 && argc - optind > 1) {
+        cli_process_files(argv + optind, (size_t)(argc - optind), &cli, &st);
     } else {
         for (int i = optind; i < argc && !st.stop; i++) {
             if (cli.in_place)
                 st.files_failed += !process_in_place(argv[i], &cli, &st);
             else
-                st.files_failed += !process(argv[i], &cli, &st, stdout);
+                st.files_failed += !cli_process(argv[i], &cli, &st, stdout, stderr);
         }
     }
     if (cli.summary)

@@ -487,7 +487,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     if (f->map) {
         /* Read on from there, a chunk at a time: memory stays bounded. */
         input_read_from(f->in, (size_t)offset);
-        return cli_stream(f->in, p->name, cli, st, dest, NULL, 0, offset, line, eol_before, base);
+        return cli_stream(f->in, p->name, cli, st, dest, stderr, NULL, 0, offset, line, eol_before, base);
     }
     size_t total = next ? next->len : 0;
     for (size_t i = 0; i < p->count; i++)
@@ -504,7 +504,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     }
     if (next)
         memcpy(all + at, next->data, next->len);
-    bool ok = cli_stream(f->in, p->name, cli, st, dest, all, total, offset, line, eol_before, base);
+    bool ok = cli_stream(f->in, p->name, cli, st, dest, stderr, all, total, offset, line, eol_before, base);
     free(all);
     return ok;
 }

@@ -17,8 +17,13 @@
 #            and must be undone
 # each read from the file (mapped), from a pipe and gzip-compressed (read),
 # and from standard input redirected from the file at an offset (mapped
-# from inside its first page).  Standard output and standard error must be
-# the one-thread ones.
+# from inside its first page); and
+#   files    many inputs on one command line: every PGN file of data/ and
+#            tests/data/ (small: shared out whole among the threads), with
+#            the corpus (large: cut into pieces), a gzip file, standard
+#            input, a missing file and a directory among them
+# Standard output, standard error and the exit status must be the
+# one-thread ones.
 #
 # Environment: PGN_ARBITER (default src/pgn-arbiter), abs_top_srcdir or
 # top_srcdir (default: the directory above this script's).
@@ -88,6 +93,38 @@ for input in corpus traps; do
                 fi
             done
         done
+    done
+done
+# Many inputs: their outputs and messages in command-line order.
+gzip -c "$top/data/sample.pgn" >"$tmp/sample.pgn.gz" || exit 99
+mkdir "$tmp/adir" || exit 99
+set --
+n=0
+while IFS= read -r f; do
+    set -- "$@" "$top/$f"
+    n=$((n + 1))
+    case $n in
+    3) set -- "$@" "$tmp/missing.pgn" ;;
+    5) set -- "$@" "$tmp/corpus.pgn" ;;
+    7) set -- "$@" "$tmp/sample.pgn.gz" - ;;
+    9) set -- "$@" "$tmp/adir" ;;
+    esac
+done <"$tmp/files"
+for mode in --json "" --check --fix; do
+    for j in 1 2 3; do
+        "$prog" -j$j $mode "$@" <"$tmp/traps.pgn" >"$tmp/got.out" 2>"$tmp/got.err"
+        echo $? >>"$tmp/got.err"
+        if [ $j = 1 ]; then
+            mv "$tmp/got.out" "$tmp/want.out"
+            mv "$tmp/got.err" "$tmp/want.err"
+            grep -q 'missing.pgn' "$tmp/want.err" || fail "files ${mode:-(text)}: no message for the missing file"
+        elif cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err"; then
+            pass
+        else
+            fail "files -j$j ${mode:-(text)}: not what -j1 writes"
+            diff "$tmp/want.out" "$tmp/got.out" | head -4
+            diff "$tmp/want.err" "$tmp/got.err" | head -4
+        fi
     done
 done
 echo "$passed passed, $failed failed"
