@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "jobq.h"
 #include "lex.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -35,8 +36,6 @@
  * the system's fresh pages cost more than the copy of the piece. */
 #define PIECE_ROOM (PIECE_TARGET + 2 * READ_SIZE)
 
-enum job_state { QUEUED, RUNNING, DONE };
-
 typedef struct job {
     const char *bytes;           /* the piece: data, or a part of the mapped input */
     char *data;                  /* the piece's own buffer (read input) */
@@ -48,7 +47,6 @@ typedef struct job {
     const char *eol_before;      /* the line end before data[0] (offset > 0): "\n" or "\r\n" */
     bool last;                   /* the final piece */
     bool cut_short;              /* the input failed after it: the game under way is not finished */
-    enum job_state state;
     /* Results. */
     strbuf_t out, problems, diag;
     stats_t stats;
@@ -57,15 +55,11 @@ typedef struct job {
 } job_t;
 
 typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t work, done;
-    job_t **queue;               /* oldest first */
-    size_t count, cap;
-    bool quit;
+    jobq_t *q;                   /* the pieces, oldest first, and the workers */
     const cli_t *cli;
     const char *name;
-    uint64_t written_line;       /* the line after the last piece written */
-    pthread_cond_t counted;      /* a piece's lines are counted */
+    uint64_t written_line;       /* the line after the last piece written (under the queue's lock) */
+    pthread_cond_t counted;      /* a piece's lines are counted (with the queue's lock) */
     /* Written pieces kept for reuse by the main thread, with their buffers:
      * fresh memory for every piece costs page faults. */
     job_t *spare[SPARE_MAX];
@@ -152,6 +146,11 @@ static uint64_t count_lines(const char *data, size_t len)
     return n;
 }
 
+static job_t *piece_at(const pool_t *p, size_t i)
+{
+    return jobq_at(p->q, i);
+}
+
 /* Counts the lines of j, then waits until the line it starts on is known.
  * Workers take pieces in input order, so every piece before j is counted
  * or being counted: the wait is for a count, never for a replay.  A piece
@@ -159,31 +158,32 @@ static uint64_t count_lines(const char *data, size_t len)
 static void find_start_line(pool_t *p, job_t *j)
 {
     uint64_t lines = count_lines(j->bytes, j->len);
-    pthread_mutex_lock(&p->mu);
+    pthread_mutex_t *mu = jobq_lock(p->q);
+    pthread_mutex_lock(mu);
     j->lines = lines;
     j->counted = true;
     pthread_cond_broadcast(&p->counted);
     for (;;) {
         size_t i = 0;
-        while (p->queue[i] != j)
+        while (jobq_at(p->q, i) != j)
             i++;
         uint64_t line = p->written_line;
         size_t k = i;
-        while (k > 0 && p->queue[k - 1]->counted && !p->queue[k - 1]->line_known)
+        while (k > 0 && piece_at(p, k - 1)->counted && !piece_at(p, k - 1)->line_known)
             k--;
-        if (k == 0 || p->queue[k - 1]->counted) {
+        if (k == 0 || piece_at(p, k - 1)->counted) {
             if (k > 0)
-                line = p->queue[k - 1]->line + p->queue[k - 1]->lines;
+                line = piece_at(p, k - 1)->line + piece_at(p, k - 1)->lines;
             for (; k <= i; k++) {
-                p->queue[k]->line = line;
-                p->queue[k]->line_known = true;
-                line += p->queue[k]->lines;
+                piece_at(p, k)->line = line;
+                piece_at(p, k)->line_known = true;
+                line += piece_at(p, k)->lines;
             }
             break;
         }
-        pthread_cond_wait(&p->counted, &p->mu);
+        pthread_cond_wait(&p->counted, mu);
     }
-    pthread_mutex_unlock(&p->mu);
+    pthread_mutex_unlock(mu);
 }
 
 /* Replays one piece. */
@@ -243,30 +243,10 @@ static void run_job(pool_t *p, job_t *j)
     arb_reader_free(r);
 }
 
-static void *worker(void *arg)
+/* A worker's part: jobq_run_fn for the pool's pieces. */
+static void run_piece(void *ctx, void *job)
 {
-    pool_t *p = arg;
-    pthread_mutex_lock(&p->mu);
-    for (;;) {
-        job_t *j = NULL;
-        for (size_t i = 0; i < p->count && !j; i++)
-            if (p->queue[i]->state == QUEUED)
-                j = p->queue[i];
-        if (!j) {
-            if (p->quit)
-                break;
-            pthread_cond_wait(&p->work, &p->mu);
-            continue;
-        }
-        j->state = RUNNING;
-        pthread_mutex_unlock(&p->mu);
-        run_job(p, j);
-        pthread_mutex_lock(&p->mu);
-        j->state = DONE;
-        pthread_cond_broadcast(&p->done);
-    }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
+    run_job(ctx, job);
 }
 
 /* True if the text before position i ends with a result token
@@ -305,33 +285,6 @@ static size_t find_cut(const char *buf, size_t len)
     return blank ? blank : any;
 }
 
-static void wait_done(pool_t *p, job_t *j)
-{
-    pthread_mutex_lock(&p->mu);
-    while (j->state != DONE)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* Hands piece j to the workers. */
-static void enqueue(pool_t *p, job_t *j)
-{
-    j->state = QUEUED;
-    pthread_mutex_lock(&p->mu);
-    p->queue[p->count++] = j;
-    pthread_cond_signal(&p->work);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* Removes queue[i], shifting the later jobs up. */
-static void dequeue(pool_t *p, size_t i)
-{
-    pthread_mutex_lock(&p->mu);
-    memmove(&p->queue[i], &p->queue[i + 1], (p->count - i - 1) * sizeof p->queue[0]);
-    p->count--;
-    pthread_mutex_unlock(&p->mu);
-}
-
 /* The main thread's side of the input: where the next piece starts, and
  * what is read or mapped but not yet in a piece. */
 typedef struct feed {
@@ -351,7 +304,7 @@ typedef struct feed {
 static void fill_by_reading(pool_t *p, feed_t *f)
 {
     char err[256];
-    while (!f->eof && p->count < p->cap) {
+    while (!f->eof && !jobq_full(p->q)) {
         job_t *next = f->next;
         if (!next && !(next = f->next = job_take(p))) {
             f->oom = true;
@@ -418,7 +371,7 @@ static void fill_by_reading(pool_t *p, feed_t *f)
             rest->eol_before = cut >= 2 && next->data[cut - 2] == '\r' ? "\r\n" : "\n";
         }
         f->next = rest;
-        enqueue(p, next);
+        jobq_put(p->q, next);
     }
 }
 
@@ -436,7 +389,7 @@ static size_t piece_target(size_t rest, unsigned threads)
  * and nothing is copied. */
 static void fill_from_map(pool_t *p, feed_t *f)
 {
-    while (!f->eof && p->count < p->cap) {
+    while (!f->eof && !jobq_full(p->q)) {
         const char *at = f->map + f->map_pos;
         size_t rest = f->map_len - f->map_pos, target = piece_target(rest, p->cli->threads);
         size_t window = target + target / 2, len = 0;
@@ -461,7 +414,7 @@ static void fill_from_map(pool_t *p, feed_t *f)
         f->map_pos += len;
         f->offset += len;
         f->eof = j->last = f->map_pos == f->map_len;
-        enqueue(p, j);
+        jobq_put(p->q, j);
     }
 }
 
@@ -470,15 +423,16 @@ static void fill_from_map(pool_t *p, feed_t *f)
 static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, FILE *dest, uint64_t base)
 {
     job_t *next = f->next;
-    for (size_t i = 0; i < p->count; i++)
-        wait_done(p, p->queue[i]);
+    size_t count = jobq_count(p->q);
+    for (size_t i = 0; i < count; i++)
+        jobq_wait(p->q, i);
     /* From the oldest piece queued, else from what is not yet in a piece. */
     uint64_t offset = f->offset, line = p->written_line;
     const char *eol_before = next ? next->eol_before : NULL;
-    if (p->count) {
-        offset = p->queue[0]->offset;
-        line = p->queue[0]->line;
-        eol_before = p->queue[0]->eol_before;
+    if (count) {
+        offset = piece_at(p, 0)->offset;
+        line = piece_at(p, 0)->line;
+        eol_before = piece_at(p, 0)->eol_before;
     } else if (f->map && offset >= 2) {
         eol_before = f->map[offset - 2] == '\r' ? "\r\n" : "\n";
     }
@@ -490,17 +444,17 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
         return cli_stream(f->in, p->name, cli, st, dest, stderr, NULL, 0, offset, line, eol_before, base);
     }
     size_t total = next ? next->len : 0;
-    for (size_t i = 0; i < p->count; i++)
-        total += p->queue[i]->len;
+    for (size_t i = 0; i < count; i++)
+        total += piece_at(p, i)->len;
     char *all = malloc(total ? total : 1);
     if (!all) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", p->name);
         return false;
     }
     size_t at = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        memcpy(all + at, p->queue[i]->bytes, p->queue[i]->len);
-        at += p->queue[i]->len;
+    for (size_t i = 0; i < count; i++) {
+        memcpy(all + at, piece_at(p, i)->bytes, piece_at(p, i)->len);
+        at += piece_at(p, i)->len;
     }
     if (next)
         memcpy(all + at, next->data, next->len);
@@ -513,8 +467,8 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
  * not between games.  False if out of memory. */
 static bool join_next(pool_t *p)
 {
-    job_t *j = p->queue[0], *k = p->queue[1];
-    wait_done(p, k);
+    job_t *j = piece_at(p, 0), *k = piece_at(p, 1);
+    jobq_wait(p->q, 1);
     if (j->bytes != j->data) {
         j->len += k->len; /* parts of the map, one after the other */
     } else {
@@ -531,10 +485,10 @@ static bool join_next(pool_t *p)
     }
     j->last = k->last;
     j->cut_short = k->cut_short;
-    pthread_mutex_lock(&p->mu);
+    pthread_mutex_lock(jobq_lock(p->q));
     j->lines += k->lines; /* j's start is known: no recount */
-    pthread_mutex_unlock(&p->mu);
-    dequeue(p, 1);
+    pthread_mutex_unlock(jobq_lock(p->q));
+    jobq_remove(p->q, 1);
     job_give_back(p, k);
     run_job(p, j);
     return true;
@@ -543,32 +497,21 @@ static bool join_next(pool_t *p)
 bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest)
 {
     FILE *problem_dest = cli->fix ? stderr : stdout;
-    pool_t p = { .cli = cli, .name = name, .cap = 2 * (size_t)cli->threads + 2, .written_line = 1 };
-    pthread_t *threads = calloc(cli->threads, sizeof *threads);
-    p.queue = calloc(p.cap, sizeof *p.queue);
-    if (!threads || !p.queue) {
-        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
-        free(threads);
-        free(p.queue);
+    pool_t p = { .cli = cli, .name = name, .written_line = 1 };
+    pthread_cond_init(&p.counted, NULL);
+    p.q = jobq_new(cli->threads, 2 * (size_t)cli->threads + 2, run_piece, &p);
+    if (!p.q) {
+        fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
+        pthread_cond_destroy(&p.counted);
         return false;
     }
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.work, NULL);
-    pthread_cond_init(&p.done, NULL);
-    pthread_cond_init(&p.counted, NULL);
-    unsigned started = 0;
-    for (; started < cli->threads; started++)
-        if (pthread_create(&threads[started], NULL, worker, &p) != 0)
-            break;
 
     feed_t f = { .in = in };
     /* A plain file is read in place: the workers read the system's cached
      * pages, and this thread copies nothing. */
     f.map = input_map(in, &f.map_len);
-    bool ok = started > 0;
+    bool ok = true;
     uint64_t base = 0;
-    if (!ok)
-        fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
     while (ok) {
         if (f.map)
             fill_from_map(&p, &f);
@@ -583,19 +526,20 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             ok = go_sequential(&p, &f, cli, st, dest, base);
             break;
         }
-        if (p.count == 0)
+        size_t count = jobq_count(p.q);
+        if (count == 0)
             break;
 
         /* Write the oldest piece, once done and known to end between games. */
-        job_t *j = p.queue[0];
-        wait_done(&p, j);
+        job_t *j = piece_at(&p, 0);
+        jobq_wait(p.q, 0);
         if (j->overflow) {
             /* From here on, one thread streams its output as it goes. */
             ok = go_sequential(&p, &f, cli, st, dest, base);
             break;
         }
-        if (!j->between && !j->last && !j->oom && !j->cut_short && (p.count >= 2 || !f.eof)) {
-            if (p.count < 2)
+        if (!j->between && !j->last && !j->oom && !j->cut_short && (count >= 2 || !f.eof)) {
+            if (count < 2)
                 continue; /* read on: the piece after it is needed */
             if (!join_next(&p)) {
                 fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
@@ -618,35 +562,26 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         }
         base += j->stats.games;
         cli_add_stats(st, &j->stats);
-        pthread_mutex_lock(&p.mu);
+        pthread_mutex_lock(jobq_lock(p.q));
         p.written_line = j->line + j->lines;
-        pthread_mutex_unlock(&p.mu);
-        dequeue(&p, 0);
+        pthread_mutex_unlock(jobq_lock(p.q));
+        jobq_remove(p.q, 0);
         job_give_back(&p, j);
         /* What the pieces still queued start at is all that is left to read. */
         if (f.map)
-            input_release(in, p.count ? (size_t)p.queue[0]->offset : f.map_pos);
+            input_release(in, jobq_count(p.q) ? (size_t)piece_at(&p, 0)->offset : f.map_pos);
         uint64_t done_bytes, size;
         input_position(in, &done_bytes, &size);
         progress_update(&st->progress, done_bytes, st->games - st->games_before);
     }
 
-    pthread_mutex_lock(&p.mu);
-    p.quit = true;
-    pthread_cond_broadcast(&p.work);
-    pthread_mutex_unlock(&p.mu);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    for (size_t i = 0; i < p.count; i++)
-        job_free(p.queue[i]);
+    jobq_stop(p.q);
+    for (size_t i = 0; i < jobq_count(p.q); i++)
+        job_free(piece_at(&p, i));
+    jobq_free(p.q);
     job_free(f.next);
     while (p.nspare)
         job_free(p.spare[--p.nspare]);
-    free(p.queue);
-    free(threads);
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.work);
-    pthread_cond_destroy(&p.done);
     pthread_cond_destroy(&p.counted);
     if (f.read_failed)
         fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
