@@ -71,6 +71,17 @@ run() {
     echo $? >>"$tmp/got.err"
 }
 
+# same LABEL: got.out and got.err are want.out and want.err, or it fails.
+same() {
+    if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err"; then
+        pass
+    else
+        fail "$1: not what -j1 writes"
+        diff "$tmp/want.out" "$tmp/got.out" | head -4
+        diff "$tmp/want.err" "$tmp/got.err" | head -4
+    fi
+}
+
 for input in corpus traps; do
     f=$tmp/$input.pgn
     gzip -c "$f" >"$f.gz" || exit 99
@@ -84,13 +95,7 @@ for input in corpus traps; do
             [ -s "$tmp/want.out" ] || [ "$mode" = --check ] || fail "$input ${mode:-(text)} from $how: no output"
             for j in 2 3; do
                 run $j $how "$mode"
-                if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err"; then
-                    pass
-                else
-                    fail "$input -j$j ${mode:-(text)} from $how: not what -j1 writes"
-                    diff "$tmp/want.out" "$tmp/got.out" | head -4
-                    diff "$tmp/want.err" "$tmp/got.err" | head -4
-                fi
+                same "$input -j$j ${mode:-(text)} from $how"
             done
         done
     done
@@ -118,12 +123,8 @@ for mode in --json "" --check --fix; do
             mv "$tmp/got.out" "$tmp/want.out"
             mv "$tmp/got.err" "$tmp/want.err"
             grep -q 'missing.pgn' "$tmp/want.err" || fail "files ${mode:-(text)}: no message for the missing file"
-        elif cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err"; then
-            pass
         else
-            fail "files -j$j ${mode:-(text)}: not what -j1 writes"
-            diff "$tmp/want.out" "$tmp/got.out" | head -4
-            diff "$tmp/want.err" "$tmp/got.err" | head -4
+            same "files -j$j ${mode:-(text)}"
         fi
     done
 done
