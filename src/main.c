@@ -16,6 +16,10 @@
 #include "explain.h"
 #include "input.h"
 
+#ifdef ARB_HAVE_MALLOPT
+#include <malloc.h>
+#endif
+
 #define EXIT_PROBLEMS 1
 #define EXIT_USAGE 2
 #define CHUNK (256u << 10)
@@ -778,6 +782,21 @@ static void on_sigbus(int sig)
     _exit(EXIT_USAGE);
 }
 
+/* Each input takes blocks of a few hundred KiB (its read buffers, the
+ * reader's, the dead-position search's) and gives them back at its end.
+ * glibc maps such blocks afresh and returns freed memory at once, so each
+ * of many small files paid for its pages again: a fifth of the time on
+ * files of 80 KB.  Blocks under 4 MiB come from the heap instead, and up
+ * to 32 MiB of freed memory is kept for the next input; the peak, which
+ * is what the process needs, stays as it was. */
+static void keep_freed_memory(void)
+{
+#ifdef ARB_HAVE_MALLOPT
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     /* `pgn-arbiter big.pgn | head -1`: a reader that has seen enough ends
@@ -787,6 +806,7 @@ int main(int argc, char **argv)
     struct sigaction bus = { .sa_handler = on_sigbus };
     sigemptyset(&bus.sa_mask);
     sigaction(SIGBUS, &bus, NULL);
+    keep_freed_memory();
     const cli_t cli = parse_options(argc, argv);
     if (cli.fen)
         return fen_mode(&cli, argc);
