@@ -30,6 +30,8 @@ typedef struct cli {
     const char *explain;           /* --explain: a game number or Tag=value, NULL if not */
     bool ascii;                    /* --ascii: diagrams in letters */
     const char *fen;               /* --fen: a position to judge, "-" for stdin, NULL if not */
+    size_t held_max;               /* cli_stream() stops once it has written this much (0: no
+                                      limit): a worker's file, held in memory until its turn */
     rewrite_options_t rewrite;
     arb_options lib;
 } cli_t;
@@ -38,7 +40,8 @@ typedef struct stats {
     uint64_t games, files_failed, rewritten;
     uint64_t status[5], verdict[5], fact[ARB_FACT_COUNT];
     report_counts_t problems;
-    bool stop;                     /* --max-errors reached */
+    bool stop;                     /* --max-errors reached, or held_over */
+    bool held_over;                /* stopped at cli_t.held_max */
     progress_t progress;           /* the progress line of the input being read */
     uint64_t games_before;         /* games read before the input being read */
 } stats_t;

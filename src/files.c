@@ -4,7 +4,9 @@
  * thread writes them in the order of the command line.  Any other input
  * (large, not a regular file, missing) is read by the main thread with
  * cli_process(), on threads of its own, once the inputs before it are
- * written.  So the output is byte for byte the one-thread output. */
+ * written; so is a small file whose output outgrows FILE_HELD_MAX (tiny
+ * games), which a worker gives up.  So the output is byte for byte the
+ * one-thread output, and the memory held stays bounded. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,8 @@
 
 #include "cli.h"
 #include "jobq.h"
+
+#define FILE_HELD_MAX (8u << 20) /* output held for one file, at most */
 
 typedef struct file_job {
     const char *path;
@@ -59,11 +63,18 @@ static bool small_file(const char *path)
 }
 
 /* Waits for the oldest file, writes what it wrote and adds its totals. */
-static void write_oldest(jobq_t *q, stats_t *st)
+static void write_oldest(jobq_t *q, const cli_t *cli, stats_t *st)
 {
     file_job_t *j = jobq_at(q, 0);
     jobq_wait(q, 0);
     bool ok = j->ok && !j->oom;
+    if (j->stats.held_over) {
+        /* Too much to hold: read again on this thread, written as it goes. */
+        st->files_failed += !cli_process(j->path, cli, st, stdout, stderr);
+        jobq_remove(q, 0);
+        file_job_free(j);
+        return;
+    }
     if (j->oom) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", j->path);
     } else {
@@ -84,6 +95,7 @@ void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *
     cli_t one = *cli;
     one.threads = 1;
     one.progress = -1;
+    one.held_max = FILE_HELD_MAX;
     jobq_t *q = jobq_new(cli->threads, 2 * (size_t)cli->threads + 2, run_file, &one);
     size_t next = 0;
     while (next < n || (q && jobq_count(q))) {
@@ -94,7 +106,7 @@ void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *
             jobq_put(q, j);
         }
         if (q && jobq_count(q)) {
-            write_oldest(q, st);
+            write_oldest(q, cli, st);
         } else {
             /* Another kind of input (or no threads, or no memory for a
              * job): in turn, on this thread. */

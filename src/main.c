@@ -437,6 +437,7 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
             rewrite_set_origin(w, offset, eol_before);
     }
     bool ok = true, done = false;
+    size_t written = 0; /* bytes to dest and msgs so far, for cli->held_max */
     while (!done && !st->stop) {
         const char *bytes = chunk;
         ssize_t n;
@@ -468,15 +469,25 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
         bool oom = false;
         while (!st->stop && (g = arb_reader_next(r, &oom)) != NULL) {
             cli_handle_game(cli, st, name, g, &out, &problems, &diag, w);
-            cli_write(&diag, base, msgs);
-            if (out.len >= (64u << 10) && !cli_write(&out, base, dest)) {
-                fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
-                ok = false;
-                done = true;
+            if (cli->held_max && written + out.len + problems.len + diag.len > cli->held_max) {
+                st->stop = st->held_over = true;
                 break;
             }
-            if (problems.len >= (16u << 10))
+            written += diag.len;
+            cli_write(&diag, base, msgs);
+            if (out.len >= (64u << 10)) {
+                written += out.len;
+                if (!cli_write(&out, base, dest)) {
+                    fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+                    ok = false;
+                    done = true;
+                    break;
+                }
+            }
+            if (problems.len >= (16u << 10)) {
+                written += problems.len;
                 cli_write(&problems, base, problem_dest);
+            }
         }
         if (oom) {
             fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);

@@ -21,7 +21,9 @@
 #   files    many inputs on one command line: every PGN file of data/ and
 #            tests/data/ (small: shared out whole among the threads), with
 #            the corpus (large: cut into pieces), a gzip file, standard
-#            input, a missing file and a directory among them
+#            input, a missing file, a directory, and a small file of 40,000
+#            empty games (its report outgrows what a worker may hold, so it
+#            is read again in turn) among them
 # Standard output, standard error and the exit status must be the
 # one-thread ones.
 #
@@ -103,6 +105,7 @@ done
 # Many inputs: their outputs and messages in command-line order.
 gzip -c "$top/data/sample.pgn" >"$tmp/sample.pgn.gz" || exit 99
 mkdir "$tmp/adir" || exit 99
+awk 'BEGIN { for (i = 0; i < 40000; i++) print "*\n" }' >"$tmp/tiny.pgn" || exit 99
 set --
 n=0
 while IFS= read -r f; do
@@ -112,7 +115,7 @@ while IFS= read -r f; do
     3) set -- "$@" "$tmp/missing.pgn" ;;
     5) set -- "$@" "$tmp/corpus.pgn" ;;
     7) set -- "$@" "$tmp/sample.pgn.gz" - ;;
-    9) set -- "$@" "$tmp/adir" ;;
+    9) set -- "$@" "$tmp/adir" "$tmp/tiny.pgn" ;;
     esac
 done <"$tmp/files"
 for mode in --json "" --check --fix; do
