@@ -41,9 +41,9 @@ typedef struct job {
     char *data;                  /* the piece's own buffer (read input) */
     size_t len, cap;
     uint64_t offset;             /* where data[0] is in the stream */
-    uint64_t line;               /* the line of data[0], once line_known */
-    uint64_t lines;              /* line ends in the piece, once counted */
-    bool counted, line_known;
+    uint64_t line;               /* the line of data[0], and */
+    uint64_t lines;              /* the line ends in the piece, */
+    bool line_known;             /* once known (under the queue's lock) */
     const char *eol_before;      /* the line end before data[0] (offset > 0): "\n" or "\r\n" */
     bool last;                   /* the final piece */
     bool cut_short;              /* the input failed after it: the game under way is not finished */
@@ -59,7 +59,7 @@ typedef struct pool {
     const cli_t *cli;
     const char *name;
     uint64_t written_line;       /* the line after the last piece written (under the queue's lock) */
-    pthread_cond_t counted;      /* a piece's lines are counted (with the queue's lock) */
+    pthread_cond_t known;        /* a piece's lines are known (with the queue's lock) */
     /* Written pieces kept for reuse by the main thread, with their buffers:
      * fresh memory for every piece costs page faults. */
     job_t *spare[SPARE_MAX];
@@ -151,38 +151,28 @@ static job_t *piece_at(const pool_t *p, size_t i)
     return jobq_at(p->q, i);
 }
 
-/* Counts the lines of j, then waits until the line it starts on is known.
- * Workers take pieces in input order, so every piece before j is counted
- * or being counted: the wait is for a count, never for a replay.  A piece
- * starts where the one before it ends, or the last piece written. */
+/* Counts the lines of j, then takes the line it starts on from the piece
+ * before it (or the last piece written).  Workers take pieces in input
+ * order and do this first, so the wait is for a count, never a replay. */
 static void find_start_line(pool_t *p, job_t *j)
 {
     uint64_t lines = count_lines(j->bytes, j->len);
     pthread_mutex_t *mu = jobq_lock(p->q);
     pthread_mutex_lock(mu);
-    j->lines = lines;
-    j->counted = true;
-    pthread_cond_broadcast(&p->counted);
     for (;;) {
         size_t i = 0;
-        while (jobq_at(p->q, i) != j)
+        while (piece_at(p, i) != j)
             i++;
-        uint64_t line = p->written_line;
-        size_t k = i;
-        while (k > 0 && piece_at(p, k - 1)->counted && !piece_at(p, k - 1)->line_known)
-            k--;
-        if (k == 0 || piece_at(p, k - 1)->counted) {
-            if (k > 0)
-                line = piece_at(p, k - 1)->line + piece_at(p, k - 1)->lines;
-            for (; k <= i; k++) {
-                piece_at(p, k)->line = line;
-                piece_at(p, k)->line_known = true;
-                line += piece_at(p, k)->lines;
-            }
+        const job_t *before = i ? piece_at(p, i - 1) : NULL;
+        if (!before || before->line_known) {
+            j->line = before ? before->line + before->lines : p->written_line;
             break;
         }
-        pthread_cond_wait(&p->counted, mu);
+        pthread_cond_wait(&p->known, mu);
     }
+    j->lines = lines;
+    j->line_known = true;
+    pthread_cond_broadcast(&p->known);
     pthread_mutex_unlock(mu);
 }
 
@@ -498,11 +488,11 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
 {
     FILE *problem_dest = cli->fix ? stderr : stdout;
     pool_t p = { .cli = cli, .name = name, .written_line = 1 };
-    pthread_cond_init(&p.counted, NULL);
+    pthread_cond_init(&p.known, NULL);
     p.q = jobq_new(cli->threads, 2 * (size_t)cli->threads + 2, run_piece, &p);
     if (!p.q) {
         fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
-        pthread_cond_destroy(&p.counted);
+        pthread_cond_destroy(&p.known);
         return false;
     }
 
@@ -582,7 +572,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
     job_free(f.next);
     while (p.nspare)
         job_free(p.spare[--p.nspare]);
-    pthread_cond_destroy(&p.counted);
+    pthread_cond_destroy(&p.known);
     if (f.read_failed)
         fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
                 (unsigned long long)(st->games - st->games_before));
