@@ -104,7 +104,7 @@ check_nested() {
 check_tags() {
     expect "records" "$n" 2
     expect "game 1 status" "$(field status "$first")" ok
-    # MAX_TAGS (src/reader.c): the first 4096 tags are kept, the rest dropped.
+    # MAX_TAGS (src/lib/reader.c): the first 4096 tags are kept, the rest dropped.
     expect "game 1 tags kept" "$(printf '%s\n' "$first" | grep -o '"T[0-9]*":' | wc -l | tr -d ' ')" 4095
 }
 check_comment() {
@@ -115,7 +115,7 @@ check_comment() {
 check_tagvalue() {
     expect "records" "$n" 2
     expect "game 1 status" "$(field status "$first")" ok
-    # LEX_MAX_VALUE (src/lex.h): a tag value is kept up to 65535 bytes.
+    # LEX_MAX_VALUE (src/lib/lex.h): a tag value is kept up to 65535 bytes.
     expect "Annotator length" "$(printf '%s\n' "$first" | sed -n 's/.*"Annotator":"\(v*\)".*/\1/p' | awk '{ print length($0) }')" 65535
 }
 check_plies() {

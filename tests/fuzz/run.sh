@@ -64,7 +64,7 @@ jobs=${FUZZ_JOBS:-1}
 # ---- build -----------------------------------------------------------------
 
 san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all"
-cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -DARB_HAVE_NOINLINE=1 -DARB_HAVE_CTZLL=1 -DPACKAGE_VERSION=\"fuzz\" -I$top/src -I$here -g -O1 -fno-omit-frame-pointer"
+cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -DARB_HAVE_NOINLINE=1 -DARB_HAVE_CTZLL=1 -DPACKAGE_VERSION=\"fuzz\" -I$top/include -I$top/src/lib -I$here -g -O1 -fno-omit-frame-pointer"
 
 build() {
     if ! command -v "$CLANG" >/dev/null 2>&1; then
@@ -100,7 +100,7 @@ build() {
 
 # Whether any header is newer than $1.
 newer_header() {
-    for hdr in "$top"/src/*.h "$here"/*.h; do
+    for hdr in "$top"/include/*.h "$top"/src/lib/*.h "$here"/*.h; do
         [ "$hdr" -nt "$1" ] && return 0
     done
     return 1
