@@ -1,5 +1,5 @@
-/* cli.h: what main.c and parallel.c share: the options, the totals, and
- * what is done with each game. */
+/* cli.h: what every part of the program shares: the options (cli_t, built
+ * once by main.c and passed down const) and the totals (stats_t). */
 #ifndef ARB_CLI_H
 #define ARB_CLI_H
 
@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "input.h"
 #include "progress.h"
 #include "pgnarbiter.h"
 #include "report.h"
@@ -45,44 +44,5 @@ typedef struct stats {
     progress_t progress;           /* the progress line of the input being read */
     uint64_t games_before;         /* games read before the input being read */
 } stats_t;
-
-/* Records game g of input `name`: totals into st, the report or rewritten
- * PGN into out, --check problems into problems, per-game diagnostics into
- * diag; w is the rewriter with --fix, else NULL. */
-void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_game *g,
-                     strbuf_t *out, strbuf_t *problems, strbuf_t *diag, rewriter_t *w);
-
-/* Adds the totals of one piece of work to st. */
-void cli_add_stats(stats_t *st, const stats_t *piece);
-
-/* Writes b to f with every tracked game number raised by base, then
- * empties b.  False on a write error. */
-bool cli_write(strbuf_t *b, uint64_t base, FILE *f);
-
-/* Reads input `in` (named `name` in messages) on this thread to its end:
- * first the pre_len bytes at pre, which start at stream offset `offset`,
- * line `line` (after the line end eol_before, when offset > 0), then the
- * rest of in.  Game numbers are raised by base.  Writes reports or
- * rewritten PGN to dest, and messages (diagnostics, errors, and with --fix
- * the problems) to msgs.  False on an I/O error (reported on msgs). */
-bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs,
-                const char *pre, size_t pre_len, uint64_t offset, uint64_t line, const char *eol_before,
-                uint64_t base);
-
-/* Reads the input at path ("-": standard input) to its end, on
- * cli->threads threads; reports or rewritten PGN go to dest, messages to
- * msgs (with --explain, -j or a progress line, stderr).  False on an I/O
- * error. */
-bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs);
-
-/* Several inputs, in order: small files are replayed whole on worker
- * threads at once, the others as cli_process() does, each after the
- * inputs before it are written.  The output is the one-thread output,
- * byte for byte. */
-void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *st);
-
-/* The same with cli->threads workers: the output is the one-thread
- * output, byte for byte. */
-bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest);
 
 #endif

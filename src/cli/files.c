@@ -12,8 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "files.h"
+
+#include "game.h"
 #include "jobq.h"
+#include "process.h"
 
 #define FILE_HELD_MAX (8u << 20) /* output held for one file, at most */
 

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "input.h"
+#include "parallel.h"
+
+#include "game.h"
 #include "jobq.h"
 #include "lex.h"
+#include "stream.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
