@@ -1121,7 +1121,8 @@ END_TEST
 START_TEST(quirk_tag_line_with_trailing_text)
 {
     /* python-chess reads a tag line whole, "[Name "value"]" and blanks; a
-     * line with anything after the bracket is not a tag line and is skipped. */
+     * line with anything after the bracket but movetext (a word that is not
+     * a move, a comment) is not a tag line and is skipped. */
     recs_t rs = READ("[Event \"t\"] junk\n[Site \"y\"]\n[White \"w\"]   \n\n1. e4 *\n");
     NGAMES(rs, 1);
     TAGS(&rs.v[0], "Site=y;White=w");
@@ -1134,6 +1135,39 @@ START_TEST(quirk_tag_line_with_trailing_text)
     TAGS(&rs.v[0], "Event=e");
     GAME(&rs.v[0], ARB_OK, 1, NULL, "*");
     NO_SPAN("result_tag", rs.v[0].g.result_tag, &rs.v[0]);
+    recs_free(&rs);
+}
+END_TEST
+
+START_TEST(tag_and_movetext_on_one_line)
+{
+    /* PGN standard 8.1 (import format): a tag pair and the movetext may
+     * share a line.  This is Fool's mate, four plies ending in checkmate. */
+    recs_t rs = READ("[Event \"A\"] 1. f3 e5 2. g4 Qh4# 0-1\n\n[Event \"B\"]\n[Result \"*\"]\n\n1. e4 *\n");
+    NGAMES(rs, 2);
+    TAGS(&rs.v[0], "Event=A");
+    GAME(&rs.v[0], ARB_OK, 4, NULL, "0-1");
+    CHECK(rs.v[0].g.first[ARB_CHECKMATE] == 4, "checkmate at ply 4\n%s", rs.v[0].dump);
+    TAGS(&rs.v[1], "Event=B;Result=*");
+    GAME(&rs.v[1], ARB_OK, 1, "*", "*");
+    recs_free(&rs);
+
+    /* The Result tag on such a line is the game's Result tag (--fix must
+     * find it to change it). */
+    rs = READ("[Event \"A\"]\n[Result \"*\"] 1. f3 e5 2. g4 Qh4# 0-1\n");
+    NGAMES(rs, 1);
+    TAGS(&rs.v[0], "Event=A;Result=*");
+    GAME(&rs.v[0], ARB_OK, 4, "*", "0-1");
+    SPAN("result_tag", "[Event \"A\"]\n[Result \"*\"] 1. f3 e5 2. g4 Qh4# 0-1\n", rs.v[0].g.result_tag,
+         "[Result \"*\"]", 1, &rs.v[0]);
+    recs_free(&rs);
+
+    /* A move without a number, and a termination marker alone, also start
+     * movetext; a word that is not a move does not (quirk below). */
+    rs = READ("[Result \"1-0\"] e4 *\n[Result \"*\"] 1-0\n");
+    NGAMES(rs, 2);
+    GAME(&rs.v[0], ARB_OK, 1, "1-0", "*");
+    GAME(&rs.v[1], ARB_OK, 0, "*", "1-0");
     recs_free(&rs);
 }
 END_TEST
@@ -1357,8 +1391,10 @@ START_TEST(api_names_and_defaults)
     static const char *const st[] = { "ok", "illegal", "syntax", "badfen", "unsupported" };
     for (int s = 0; s < 5; s++)
         CHECK(strcmp(arb_status_name((arb_status)s), st[s]) == 0, "status %d", s);
-    static const char *const v[] = { "consistent", "wrong-result", "moves-after-end", "unfinished", "unreadable" };
-    for (int i = 0; i < 5; i++)
+    static const char *const v[] = { "consistent",  "wrong-result", "moves-after-end",
+                                     "unfinished",  "unreadable",   "self-contradictory" };
+    CHECK(sizeof v / sizeof v[0] == ARB_VERDICT_COUNT, "a name for each verdict");
+    for (int i = 0; i < ARB_VERDICT_COUNT; i++)
         CHECK(strcmp(arb_verdict_name((arb_verdict)i), v[i]) == 0, "verdict %d", i);
     const char *ver = arb_version();
     int a, b, c;
@@ -1411,6 +1447,7 @@ static Suite *reader_suite(void)
         CASE(null_move_0000),
         CASE(free_text_results),
         CASE(quirk_tag_line_with_trailing_text),
+        CASE(tag_and_movetext_on_one_line),
         CASE(quirk_broken_tag_line),
         CASE(quirk_sf3_is_f3),
         CASE(quirk_truncated_move),

@@ -93,8 +93,10 @@ const char *arb_status_name(arb_status s)
 
 const char *arb_verdict_name(arb_verdict v)
 {
-    static const char *const names[] = { "consistent", "wrong-result", "moves-after-end", "unfinished", "unreadable" };
-    return (unsigned)v < 5 ? names[v] : "?";
+    static const char *const names[ARB_VERDICT_COUNT] = {
+        "consistent", "wrong-result", "moves-after-end", "unfinished", "unreadable", "self-contradictory",
+    };
+    return (unsigned)v < ARB_VERDICT_COUNT ? names[v] : "?";
 }
 
 arb_reader *arb_reader_new(const arb_options *opt)
@@ -901,6 +903,16 @@ static bool step(arb_reader *r, const lex_token_t *t)
     }
 }
 
+/* Does t begin movetext: a move number, a termination marker, or a word
+ * that reads as a move? */
+static bool starts_movetext(const lex_token_t *t)
+{
+    if (t->kind == TOK_MOVENUM || t->kind == TOK_RESULT)
+        return true;
+    san_syntax_t s;
+    return t->kind == TOK_SYMBOL && move_start((unsigned char)t->text[0]) && san_parse(t->text, t->len, &s) >= 0;
+}
+
 /* The next token: read ahead first, then the lexer. */
 static void next_token(arb_reader *r, lex_token_t *t)
 {
@@ -1011,9 +1023,12 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
         }
         if (r->holding) {
             /* python-chess reads a tag line whole: "[Name "value"]" and
-             * nothing else.  A line with more after the tag is ignored. */
+             * nothing else, and ignores a line with more after the tag.  So
+             * do we, unless movetext follows: the import format (PGN
+             * standard 8.1) lets a tag pair and the moves share a line, and
+             * "[Event "A"] 1. f3 e5 2. g4 Qh4# 0-1" is a game. */
             r->holding = false;
-            if (t.kind != TOK_EOF && t.kind != TOK_TAG && t.line == r->held.tok.line) {
+            if (t.kind != TOK_EOF && t.kind != TOK_TAG && t.line == r->held.tok.line && !starts_movetext(&t)) {
                 if (r->state == IDLE)
                     game_begin(r, &r->held.tok, TAGS);
                 r->rec.where.end = t.end;
