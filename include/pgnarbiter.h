@@ -44,7 +44,9 @@ typedef enum arb_verdict {
     ARB_WRONG_RESULT,    /* the rules decided and the Result tag says otherwise */
     ARB_MOVES_AFTER_END, /* moves were recorded after the game had ended by rule */
     ARB_UNFINISHED,      /* no result and no end by rule */
-    ARB_UNREADABLE       /* status is not ARB_OK */
+    ARB_UNREADABLE,      /* status is not ARB_OK */
+    ARB_SELF_CONTRADICTORY, /* the Result tag and the termination marker disagree */
+    ARB_VERDICT_COUNT
 } arb_verdict;
 
 /* Which draws decide a game (see --rules in pgn-arbiter(1)). */

@@ -520,6 +520,38 @@ START_TEST(verdict_precedence)
     run(&t);
     OUTCOME(&t, "0-1", NULL, ARB_CONSISTENT);
 
+    /* self-contradictory: the Result tag and the termination marker give
+     * two results and the rules decide neither.  After wrong-result (the
+     * rules' answer is the stronger finding), before moves-after-end and
+     * unfinished. */
+    game_init(&t, "1-0", 1);
+    t.g.marker = "0-1";
+    run(&t);
+    OUTCOME(&t, "1-0", NULL, ARB_SELF_CONTRADICTORY);
+    game_init(&t, "*", 1);
+    t.g.marker = "1/2-1/2";
+    run(&t);
+    OUTCOME(&t, "*", NULL, ARB_SELF_CONTRADICTORY);
+    game_init(&t, "0-1", 5);
+    t.g.marker = "1-0";
+    fact(&t, ARB_CHECKMATE, 4, "2...Qh4#");
+    run(&t);
+    OUTCOME(&t, "0-1", NULL, ARB_SELF_CONTRADICTORY);
+    game_init(&t, "1-0", 4);
+    t.g.marker = "0-1";
+    fact(&t, ARB_CHECKMATE, 4, "2...Qh4#");
+    run(&t);
+    OUTCOME(&t, "0-1", "checkmate at 2...Qh4#; recorded 1-0", ARB_WRONG_RESULT);
+    /* The same result in both, or only one of them: no contradiction. */
+    game_init(&t, "1-0", 1);
+    t.g.marker = "1-0";
+    run(&t);
+    OUTCOME(&t, "1-0", NULL, ARB_CONSISTENT);
+    game_init(&t, NULL, 1);
+    t.g.marker = "1-0";
+    run(&t);
+    OUTCOME(&t, NULL, NULL, ARB_UNFINISHED);
+
     /* unfinished: no end and "*" or no Result tag. */
     game_init(&t, "*", 30);
     run(&t);

@@ -32,10 +32,10 @@ void cli_add_stats(stats_t *st, const stats_t *p)
 {
     st->games += p->games;
     st->rewritten += p->rewritten;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 5; i++)
         st->status[i] += p->status[i];
+    for (int i = 0; i < ARB_VERDICT_COUNT; i++)
         st->verdict[i] += p->verdict[i];
-    }
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         st->fact[f] += p->fact[f];
     st->problems.errors += p->problems.errors;

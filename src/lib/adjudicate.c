@@ -103,6 +103,8 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
     else if ((g->has_end || g->adjudicated != g->result) &&
              (!g->result || !g->adjudicated || strcmp(g->result, g->adjudicated) != 0))
         g->verdict = ARB_WRONG_RESULT;
+    else if (g->result && g->marker && strcmp(g->result, g->marker) != 0)
+        g->verdict = ARB_SELF_CONTRADICTORY; /* the record says two things; --check says which */
     else if (g->has_end && (uint32_t)g->end_ply < g->plies)
         g->verdict = ARB_MOVES_AFTER_END;
     else if (!g->has_end && (!g->result || strcmp(g->result, "*") == 0))

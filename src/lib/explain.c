@@ -493,6 +493,7 @@ static const char *verdict_words(arb_verdict v)
     case ARB_MOVES_AFTER_END: return "moves were recorded after the game had ended by rule";
     case ARB_UNFINISHED: return "no result was recorded and the game did not end by rule";
     case ARB_UNREADABLE: return "the game could not be replayed";
+    case ARB_SELF_CONTRADICTORY: return "the Result tag and the termination marker give different results";
     default: return "?";
     }
 }

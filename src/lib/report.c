@@ -485,8 +485,8 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
 
 /* ANSI colours for terminals, as compilers use them. */
 #define SGR_RESET "\033[0m"
-static const char *const verdict_color[5] = {
-    "\033[32m", "\033[1;31m", "\033[33m", "\033[36m", "\033[1;35m",
+static const char *const verdict_color[ARB_VERDICT_COUNT] = {
+    "\033[32m", "\033[1;31m", "\033[33m", "\033[36m", "\033[1;35m", "\033[1;31m",
 };
 
 void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool color)

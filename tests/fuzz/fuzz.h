@@ -123,7 +123,7 @@ static inline void fuzz_span(strbuf_t *b, const char *name, arb_span s)
  * range, spans inside the stream of total bytes). */
 static inline void fuzz_dump_game(strbuf_t *b, const arb_game *g, uint64_t total)
 {
-    FUZZ_CHECK(g->status <= ARB_UNSUPPORTED && g->verdict <= ARB_UNREADABLE, "status %d verdict %d",
+    FUZZ_CHECK(g->status <= ARB_UNSUPPORTED && g->verdict < ARB_VERDICT_COUNT, "status %d verdict %d",
                (int)g->status, (int)g->verdict);
     FUZZ_CHECK(g->where.offset <= g->where.end && g->where.end <= total, "where %llu-%llu of %llu",
                (unsigned long long)g->where.offset, (unsigned long long)g->where.end,
