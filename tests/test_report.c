@@ -1107,10 +1107,12 @@ static char *strip_sgr(const char *s, size_t n, size_t *len, int *count)
 
 START_TEST(colour_text)
 {
-    static const char *const colour[5] = { "\033[32m", "\033[1;31m", "\033[33m", "\033[36m", "\033[1;35m" };
+    static const char *const colour[] = { "\033[32m",   "\033[1;31m", "\033[33m",
+                                          "\033[36m",   "\033[1;35m", "\033[1;31m" };
+    CHECK(sizeof colour / sizeof colour[0] == ARB_VERDICT_COUNT, "a colour for each verdict");
     rec_t r;
     rec_fools_mate(&r);
-    for (int v = 0; v < 5; v++) {
+    for (int v = 0; v < ARB_VERDICT_COUNT; v++) {
         r.g.verdict = (arb_verdict)v;
         strbuf_t plain = { 0 }, off = { 0 }, on = { 0 };
         report_text(&plain, &r.g, "f.pgn");
