@@ -100,7 +100,7 @@ build() {
 
 # Whether any header is newer than $1.
 newer_header() {
-    for hdr in "$top"/include/*.h "$top"/src/lib/*.h "$here"/*.h; do
+    for hdr in "$top"/include/*.h "$top"/src/lib/*.h "$top"/src/lib/dead/*.h "$here"/*.h; do
         [ "$hdr" -nt "$1" ] && return 0
     done
     return 1

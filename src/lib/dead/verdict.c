@@ -1,0 +1,234 @@
+/* verdict.c: can a side still checkmate?  Dead positions (FIDE 5.2.2) and
+ * flag falls against a side that cannot mate (FIDE 6.9).
+ *
+ * The question is a helpmate: both sides cooperate.  dead_can_win() runs
+ * stages from cheap to dear and stops at the first that decides (numbered
+ * as dead_stats_t reports them, in the order they run):
+ *
+ *   1. the position itself: already mate, stalemate, or material that can
+ *      never mate whatever the opponent lends as blockers;
+ *   4. a semi-static pass: which pieces can never move (pawns locked by
+ *      pawns), where every piece could ever stand, and whether a mate could
+ *      ever be put together on a square the loser's king can reach; again
+ *      with a king shut in on two squares, which the other king can never
+ *      approach without stalemating it;
+ *   7. the semi-static pass after each legal move (it stops at the first
+ *      move it cannot prove, so it costs one pass where a mate is near);
+ *   2. a local helpmate search: the mate happens around the loser's king
+ *      where it stands, which suits positions full of pieces (with seven
+ *      pieces or fewer, a short one that only finds short mates);
+ *   3. a corner helpmate search: the loser's king walks into a corner, the
+ *      winner's pieces follow, which suits endgames;
+ *   5. the corner search by iterative deepening, within half the budget
+ *      (in pawn endings a deepening in pawn mode goes first, within a
+ *      fifth: pawn moves and offers to the winner's pawns are free);
+ *   6. a breadth-first exhaustion of every reachable position, dropping
+ *      those the semi-static pass proves, within the rest (with locked
+ *      pawns, where few positions are reachable, the exhaustion goes first
+ *      with a fifth of the budget, then the deepening towards the corner on
+ *      the loser's side, the best-first search, and the deepening towards
+ *      the corner on the winner's side);
+ *   8. a best-first search, ordered by an estimate of the plies to a mate
+ *      (in pawn endings by the steps of a plan: the loser's king takes a
+ *      pawn, the loser promotes, a winner's pawn takes the new piece to
+ *      change files and promotes), with what the exhaustion left: the
+ *      helpmates of 40 plies and more that the depth limits miss.
+ * The searches of stages 2, 3, 5 and 8 prove unwinnability too when they
+ * end without cutting anything off: they have then seen every position
+ * that can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
+ *
+ * This file runs the stages in that order and answers dead_can_win(); each
+ * stage lives in a file of its own in this folder (dead_internal.h lists
+ * them), dead_probe() in probe.c.
+ *
+ * Everything runs on a private bitboard copy of the position (position.c):
+ * the engine's mailbox generator is exact but too slow for searches of
+ * many thousand nodes.  Lines leave as move_t exactly as movegen_legal()
+ * lists them, and the tests replay them through the engine.
+ *
+ * Written for pgn-arbiter from the outline of M. Ambrona, "A Practical
+ * Algorithm for Chess Unwinnability", FUN 2022 (LIPIcs 226): the corner
+ * search's rewards and punishments, and the idea of a semi-static pass
+ * followed by an exhaustive search, come from there. */
+#include <assert.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "dead_internal.h"
+
+/* Budgets of the stages, in nodes or in per cent of the handle's budget. */
+#define LOCAL_DEPTH 3           /* local search: plies before rewards */
+#define LOCAL_NODES 2000UL
+#define QUICK_NODES 5000UL      /* corner search, two plies before rewards */
+#define ITER_NODES 10000UL      /* iterative deepening, per iteration */
+#define PAWN_ID_SHARE 20        /* pawn endings: the deepening in pawn mode first, to 20 per cent */
+#define ID_SHARE 50             /* per cent of the budget: deepening, then exhaustion */
+#define BLOCKED_BFS_SHARE 20    /* locked pawns: exhaustion up to 20 per cent, */
+#define BLOCKED_ID_SHARE 50     /* deepening to 50, */
+#define BLOCKED_BF_SHARE 80     /* best-first to 80, deepening to the other corner */
+#define BF_MIN_NODES 20000UL    /* no best-first search with fewer nodes left (the replay's) */
+#define ID_TT_START (4 * ITER_NODES) /* table entries the deepening starts with ... */
+#define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
+#define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
+#define SPARSE_LOCAL_NODES 300UL /* for a short mate only */
+
+/* ------------------------------------------------------------------------
+ * The stages. */
+
+/* The corner search by iterative deepening (towards the corner on the
+ * loser's side, or on the winner's side), until s->nodes reaches `until`. */
+static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode, unsigned long until)
+{
+    unsigned long start = s->nodes;
+    enum dead_answer a = DEAD_UNDETERMINED;
+    s->other_side = other_side;
+    s->pawn_mode = pawn_mode;
+    dead_tt_new_generation(s, ID_TT_START);
+    for (int depth = 2; depth <= MAX_PLY && s->nodes < until; depth++) {
+        /* the table keeps what earlier iterations saw; short searches use
+         * a part of it that stays in the cache, long ones all of it */
+        if (s->nodes - start > ID_TT_SWITCH && s->tt_used < s->tt_mask)
+            dead_tt_new_generation(s, s->budget);
+        if (dead_run_search(s, depth, ITER_NODES, until, true, false)) {
+            a = DEAD_WINNABLE;
+            break;
+        }
+        if (!s->interrupted) {
+            a = DEAD_UNWINNABLE;
+            break;
+        }
+    }
+    s->other_side = false;
+    s->pawn_mode = false;
+    return a;
+}
+
+/* The stages in order for s->winner from frames[0] (the comment at the
+ * top): the first that decides gives the answer, s->stage says which. */
+static enum dead_answer analyse(dead_search_t *s)
+{
+    const tables_t *T = &s->T;
+    dpos_t *root = &s->frames[0].pos;
+    const int w = s->winner;
+
+    s->stage = 1;
+    s->nodes = 1;
+    int n = dead_gen_legal(T, root, s->frames[0].moves);
+    if (n == 0)
+        return in_check(T, root) && root->stm != w ? DEAD_WINNABLE : DEAD_UNWINNABLE;
+    if (material_cannot_win(root, w))
+        return DEAD_UNWINNABLE;
+
+    /* The semi-static pass, on the position and then after each legal
+     * move: a few passes cost less than the searches, and in the replay's
+     * question (a flag fall, Article 6.9) they are what proves. */
+    s->stage = 4;
+    enum dead_answer a = dead_semi_static(s, 0);
+    if (a != DEAD_UNDETERMINED)
+        return a;
+    s->stage = 7;
+    for (int i = 0; i < n; i++) {
+        s->path[0] = s->frames[0].moves[i];
+        dead_do_move(T, root, s->frames[0].moves[i], &s->frames[1].pos);
+        a = dead_semi_static(s, 1);
+        if (a == DEAD_WINNABLE)
+            return a;
+        if (a != DEAD_UNWINNABLE)
+            break;
+        if (i == n - 1)
+            return DEAD_UNWINNABLE;
+    }
+
+    /* A search that ends without cutting anything has seen every position
+     * reachable (the table only skips positions already searched with as
+     * many plies left): no mate is a proof.  With few pieces on the board
+     * the mate is rarely where the loser's king stands: the local search
+     * only looks for a short mate before the corner search. */
+    bool sparse = popcnt(root->occ) <= SPARSE_PIECES;
+    for (int k = 0; k < 2; k++) {
+        bool local = k == 0;
+        s->stage = local ? 2 : 3;
+        unsigned long nodes = !local ? QUICK_NODES : sparse ? SPARSE_LOCAL_NODES : LOCAL_NODES;
+        dead_tt_new_generation(s, nodes);
+        if (dead_run_search(s, local ? LOCAL_DEPTH : 2, nodes, s->budget, true, local))
+            return DEAD_WINNABLE;
+        if (!s->interrupted)
+            return DEAD_UNWINNABLE;
+    }
+
+    /* Locked pawns: the positions reachable are often few, so the
+     * exhaustion goes first, then the deepening towards the corner on the
+     * loser's side, the best-first search and the deepening towards the
+     * other corner.  Otherwise the deepening is the better bet, the
+     * exhaustion the fallback, and the best-first search, for long plans,
+     * takes what the exhaustion left when its queue filled. */
+    if (dead_looks_blocked(root)) {
+        s->stage = 6;
+        a = dead_bfs_exhaust(s, s->budget * BLOCKED_BFS_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        s->stage = 5;
+        a = deepen(s, false, false, s->budget * BLOCKED_ID_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        if (s->budget * BLOCKED_BF_SHARE / 100 >= s->nodes + BF_MIN_NODES) {
+            s->stage = 8;
+            a = dead_best_first(s, s->budget * BLOCKED_BF_SHARE / 100);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+            s->stage = 5;
+        }
+        a = deepen(s, true, false, s->budget);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+    } else {
+        s->stage = 5;
+        if (dead_pawn_race(root, w)) {
+            a = deepen(s, false, true, s->budget * PAWN_ID_SHARE / 100);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+        }
+        a = deepen(s, false, false, s->budget * ID_SHARE / 100);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        s->stage = 6;
+        a = dead_bfs_exhaust(s, s->budget);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+        /* the exhaustion stops early when its queue fills */
+        if (s->budget >= s->nodes + BF_MIN_NODES) {
+            s->stage = 8;
+            a = dead_best_first(s, s->budget);
+            if (a != DEAD_UNDETERMINED)
+                return a;
+        }
+    }
+
+    s->stage = 0;
+    return DEAD_UNDETERMINED;
+}
+
+enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
+                              int line_cap, int *line_len)
+{
+    assert(color == WHITE || color == BLACK);
+    if (line_len)
+        *line_len = 0;
+    if (!dead_prepare(s, true))
+        return DEAD_UNDETERMINED;
+    s->winner = color;
+    s->other_side = false;
+    s->mate_len = 0;
+    memset(s->ss_failed, 0, sizeof s->ss_failed);
+    dead_pos_from_board(&s->T, b, &s->frames[0].pos);
+    s->root_lk = s->frames[0].pos.ksq[!color];
+    enum dead_answer a = analyse(s);
+    if (a != DEAD_WINNABLE)
+        s->mate_len = 0;
+    for (int i = 0; i < s->mate_len && i < line_cap; i++)
+        line[i] = dead_to_move_t(s->mate[i]);
+    if (line_len)
+        *line_len = s->mate_len;
+    return a;
+}
+
