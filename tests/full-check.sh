@@ -29,6 +29,12 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 jobs=${JOBS:-2}
 
+# The fuzz stages run the harnesses here: any sanitizer report stops one
+# (make check sets the same options for its tests).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
 passed=0
 stage() { printf '\n== %s\n' "$*"; }
 

@@ -64,6 +64,11 @@ jobs=${FUZZ_JOBS:-1}
 # ---- build -----------------------------------------------------------------
 
 san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all"
+# Any sanitizer report stops the harness, and libFuzzer counts it a crash;
+# ours come last, so they win over the caller's.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -DARB_HAVE_NOINLINE=1 -DARB_HAVE_CTZLL=1 -DPACKAGE_VERSION=\"fuzz\" -I$top/src -I$here -g -O1 -fno-omit-frame-pointer"
 
 build() {
