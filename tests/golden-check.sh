@@ -12,7 +12,9 @@
 # tests/data/golden, e.g. rules/kbkb.pgn.
 #
 # Environment: PGN_ARBITER, the program (default src/pgn-arbiter below the
-# current directory); abs_top_srcdir or top_srcdir, to find tests/ (default:
+# current directory); FEN_AT, tests/fen-at, with which golden_compare.py
+# checks an early dead position (default tests/fen-at below the current
+# directory); abs_top_srcdir or top_srcdir, to find tests/ (default:
 # the directory above this script's); PYTHON (default python3).
 #
 # Prints each differing game, then `N passed, M failed` (samples).  Exit
@@ -30,6 +32,11 @@ fi
 PGN_ARBITER=${PGN_ARBITER:-src/pgn-arbiter}
 if [ ! -x "$PGN_ARBITER" ]; then
     echo "golden-check.sh: $PGN_ARBITER is not an executable program" >&2
+    exit 99
+fi
+FEN_AT=${FEN_AT:-tests/fen-at}
+if [ ! -x "$FEN_AT" ]; then
+    echo "golden-check.sh: $FEN_AT is not an executable program" >&2
     exit 99
 fi
 PYTHON=${PYTHON:-python3}
@@ -66,7 +73,8 @@ check_sample() {
         failed=$((failed + 1))
         return
     fi
-    if "$PYTHON" "$compare" --name "$rel" "$ref" "$tmp/report" >"$tmp/diff" 2>&1; then
+    if "$PYTHON" "$compare" --name "$rel" --pgn "$pgn" --arbiter "$PGN_ARBITER" \
+        --fen-at "$FEN_AT" "$ref" "$tmp/report" >"$tmp/diff" 2>&1; then
         echo "ok: $rel ($(tail -n 1 "$tmp/diff"))"
         passed=$((passed + 1))
     else

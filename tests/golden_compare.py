@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """golden_compare.py: compare a `pgn-arbiter --json` report with a reference.
 
-Usage: golden_compare.py [--name NAME] REFERENCE.jsonl [REPORT.jsonl]
+Usage: golden_compare.py [--name NAME] [--pgn PGN --arbiter PROGRAM --fen-at FEN_AT]
+                         REFERENCE.jsonl [REPORT.jsonl]
 
 REFERENCE holds one JSON object per game, as in tests/data/golden/*.jsonl
 (computed with python-chess; see tests/data/golden/SOURCES.md); REPORT is
@@ -20,7 +21,13 @@ material alone does not tell.  So first.dead may be earlier than the
 reference's first.insufficient (or set where that is null).  When it is,
 the game ends there if nothing ended it before, and the expected end and
 adjudicated result are worked out again from that ply; nothing else is
-relaxed.
+relaxed.  Such a dead position is tolerated only when it is proven apart
+from the replay that found it: the reference has no checkmate after that
+ply, and `PROGRAM --fen` (a search some forty thousand times larger than a
+replay's) finds neither side able to checkmate in the position, which
+FEN_AT (tests/fen-at, a replay of its own) gives for that ply of the game
+in PGN, the file the report is about.  Without --pgn, --arbiter and --fen-at
+an early dead position is a difference like any other.
 
 Prints one line per difference ("NAME: game 3: plies: expected 12, got 11")
 and then "N passed, M failed", counting games.  Exit status 0 if every game
@@ -30,6 +37,7 @@ Only the Python standard library is used.
 """
 
 import json
+import subprocess
 import sys
 
 FACTS = ("checkmate", "stalemate", "insufficient", "dead",
@@ -110,7 +118,55 @@ def expected_for(ref, got_first):
     return first, end, adjudicated
 
 
-def compare(name, ref, got):
+def early_dead(ref, got_first):
+    """The ply of a dead position reported earlier than the reference's
+    insufficient material (the difference tolerated if proven), or None."""
+    dead = got_first.get("dead")
+    ins = (ref.get("first") or {}).get("insufficient")
+    if isinstance(dead, int) and earlier(dead, ins) and ref.get("status") == "ok":
+        return dead
+    return None
+
+
+def disproof(ref, ply, prover):
+    """Why the dead position at ply of this game is not proven, or None
+    when it is.  prover: (pgn, arbiter, fen_at), or None."""
+    if prover is None:
+        return "not proven (no --pgn, --arbiter and --fen-at to check it with)"
+    mate = (ref.get("first") or {}).get("checkmate")
+    if mate is not None and mate > ply:
+        return "the reference has a checkmate after it, at ply %s" % mate
+    pgn, arbiter, fen_at = prover
+    try:
+        at = subprocess.run([fen_at, pgn, str(ref.get("game")), str(ply)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True)
+    except OSError as e:
+        return "%s: %s" % (fen_at, e.strerror)
+    fields = at.stdout.rstrip("\n").split("\t")
+    if at.returncode != 0 or len(fields) != 2:
+        return "no position for it: %s" % (at.stderr.strip() or "fen-at failed")
+    fen, plies = fields
+    # The same game as the reference's, or the position proves nothing.
+    if plies != str(ref.get("plies")):
+        return "fen-at read %s plies in that game, the reference %s" % (plies, ref.get("plies"))
+    try:
+        judged = subprocess.run([arbiter, "--fen=" + fen, "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                universal_newlines=True)
+        facts = json.loads(judged.stdout)
+    except OSError as e:
+        return "%s: %s" % (arbiter, e.strerror)
+    except ValueError:
+        return "--fen=%s gave no JSON" % fen
+    if not (isinstance(facts, dict) and facts.get("dead") is True
+            and (facts.get("white") or {}).get("answer") == "unwinnable"
+            and (facts.get("black") or {}).get("answer") == "unwinnable"):
+        return "--fen=%s does not find it dead: %s" % (fen, judged.stdout.strip())
+    return None
+
+
+def compare(name, ref, got, prover=None):
     """The differences between one reference game and one reported game."""
     diffs = []
 
@@ -125,6 +181,13 @@ def compare(name, ref, got):
     if not isinstance(got_first, dict):
         check("first", ref.get("first"), got_first)
         got_first = {}
+    dead = early_dead(ref, got_first)
+    why = None if dead is None else disproof(ref, dead, prover)
+    if why is not None:
+        diffs.append("%s: game %s: first.dead: %s, before the reference's insufficient"
+                     " material: %s" % (name, ref.get("game", "?"), dead, why))
+        got_first = dict(got_first)
+        got_first["dead"] = None
     first, end, adjudicated = expected_for(ref, got_first)
     for fact in FACTS:
         if fact not in got_first:
@@ -142,13 +205,20 @@ def compare(name, ref, got):
 
 def main(argv):
     name = None
+    opts = {"--name": None, "--pgn": None, "--arbiter": None, "--fen-at": None}
     args = list(argv[1:])
-    if len(args) >= 2 and args[0] == "--name":
-        name = args[1]
+    while len(args) >= 2 and args[0] in opts:
+        opts[args[0]] = args[1]
         args = args[2:]
-    if len(args) not in (1, 2) or args[0] in ("-h", "--help"):
-        sys.stderr.write("usage: golden_compare.py [--name NAME] REFERENCE.jsonl [REPORT.jsonl]\n")
+    name = opts["--name"]
+    proof = (opts["--pgn"], opts["--arbiter"], opts["--fen-at"])
+    if len(args) not in (1, 2) or args[0] in ("-h", "--help") \
+            or (None in proof and proof != (None, None, None)):
+        sys.stderr.write("usage: golden_compare.py [--name NAME] [--pgn PGN --arbiter PROGRAM"
+                         " --fen-at FEN_AT]\n                         REFERENCE.jsonl"
+                         " [REPORT.jsonl]\n")
         return 2
+    prover = None if None in proof else proof
     ref_path = args[0]
     got_path = args[1] if len(args) == 2 else "-"
     if name is None:
@@ -168,7 +238,7 @@ def main(argv):
                   % (name, gots[i].get("game", i + 1), len(refs), len(gots)))
             failed += 1
             continue
-        diffs = compare(name, refs[i], gots[i])
+        diffs = compare(name, refs[i], gots[i], prover)
         for d in diffs:
             print(d)
         if diffs:

@@ -7,7 +7,9 @@
 # input (a pipe, a compressed file) is read into pieces; either way each
 # piece is replayed on a thread of its own, and a cut that turns out not to
 # lie between games is undone.  This test runs, on one thread and on two and
-# three, for --json, the text report, --check and --fix:
+# three, for --json, the text report, --check, --fix, --summary and --check
+# --summary (whose totals, white_cannot_win and black_cannot_win among them,
+# are added up across the threads):
 #   corpus   every PGN file of data/ and tests/data/ (line ends of every
 #            kind, byte order marks, games without tags, variations)
 #            repeated to about 3 MB, so that it makes many pieces, the
@@ -84,17 +86,30 @@ same() {
     fi
 }
 
+# has_totals LABEL: want.err holds a summary with every total of facts.
+has_totals() {
+    for total in checkmate dead white_cannot_win black_cannot_win; do
+        grep -q "^facts: .*$total [0-9]" "$tmp/want.err" || fail "$1: no $total in the summary"
+    done
+}
+
 for input in corpus traps; do
     f=$tmp/$input.pgn
     gzip -c "$f" >"$f.gz" || exit 99
     # Standard input inside the file: from the first byte of its second line.
     skip=$(head -n 1 "$f" | wc -c)
-    for mode in --json "" --check --fix; do
+    for mode in --json "" --check --fix --summary "--check --summary"; do
         for how in file pipe gzip offset; do
             run 1 $how "$mode"
             mv "$tmp/got.out" "$tmp/want.out"
             mv "$tmp/got.err" "$tmp/want.err"
-            [ -s "$tmp/want.out" ] || [ "$mode" = --check ] || fail "$input ${mode:-(text)} from $how: no output"
+            case $mode in
+            --check*) ;;
+            *) [ -s "$tmp/want.out" ] || fail "$input ${mode:-(text)} from $how: no output" ;;
+            esac
+            case $mode in
+            *--summary) has_totals "$input $mode from $how" ;;
+            esac
             for j in 2 3; do
                 run $j $how "$mode"
                 same "$input -j$j ${mode:-(text)} from $how"
@@ -118,7 +133,7 @@ while IFS= read -r f; do
     9) set -- "$@" "$tmp/adir" "$tmp/tiny.pgn" ;;
     esac
 done <"$tmp/files"
-for mode in --json "" --check --fix; do
+for mode in --json "" --check --fix --summary "--check --summary"; do
     for j in 1 2 3; do
         "$prog" -j$j $mode "$@" <"$tmp/traps.pgn" >"$tmp/got.out" 2>"$tmp/got.err"
         echo $? >>"$tmp/got.err"
@@ -126,6 +141,9 @@ for mode in --json "" --check --fix; do
             mv "$tmp/got.out" "$tmp/want.out"
             mv "$tmp/got.err" "$tmp/want.err"
             grep -q 'missing.pgn' "$tmp/want.err" || fail "files ${mode:-(text)}: no message for the missing file"
+            case $mode in
+            *--summary) has_totals "files $mode" ;;
+            esac
         else
             same "files -j$j ${mode:-(text)}"
         fi

@@ -15,7 +15,11 @@
 # cmd is not a case (inputs shared by several cases may live in one).
 # Expected files are the program's real, reviewed output: never made up.
 # If jq is installed, each stdout line of a case whose cmd contains --json
-# must also be one valid JSON value (`jq -e .`).
+# must also be one valid JSON value (`jq -e .`); with CI=true, jq must be.
+# A cmd must not pipe the program's output into another command (`$PGN_ARBITER
+# ... | head`): a pipeline's status is its last command's, so the program's
+# would be lost.  Keep it instead: out=$($PGN_ARBITER ...); s=$?; then print
+# "status $s" and filter "$out".
 #
 # Environment: PGN_ARBITER, the program (default src/pgn-arbiter below the
 # current directory); abs_top_srcdir or top_srcdir, to find tests/e2e
@@ -43,6 +47,10 @@ fi
 
 have_jq=no
 command -v jq >/dev/null 2>&1 && have_jq=yes
+if [ "$have_jq" = no ] && [ "${CI:-}" = true ]; then
+    echo "run-e2e.sh: no jq, and CI=true: the JSON of the cases would go unchecked" >&2
+    exit 1
+fi
 
 tmp=$(mktemp -d 2>/dev/null) || {
     tmp=${TMPDIR:-/tmp}/run-e2e.$$
@@ -70,6 +78,10 @@ run_case() {
         return
     fi
 
+    if grep -qE '\$PGN_ARBITER[^;|]*\|([^|]|$)' "$dir/cmd"; then
+        echo "FAIL: $name: cmd pipes the program's output, so its exit status is lost"
+        bad=1
+    fi
     (cd "$dir" && exec sh ./cmd) </dev/null >"$tmp/stdout" 2>"$tmp/stderr"
     status=$?
 

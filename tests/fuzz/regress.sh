@@ -10,7 +10,8 @@
 #     tests/data and data, so the invariants hold on real archives too.
 # A broken invariant aborts the harness and fails the test.  When VALGRIND
 # is set (./configure --enable-valgrind) each run is under valgrind with an
-# error exit code; in an ASan build the sanitizers report by themselves.
+# error exit code; in a sanitizer build every report stops the harness
+# (the options below, as `make check` sets them).
 #
 # Environment: abs_top_builddir (where the harnesses are, default .),
 # abs_top_srcdir or top_srcdir.  Prints one line per harness, then
@@ -22,6 +23,15 @@ vg=
 if [ -n "${VALGRIND:-}" ]; then
     vg="$VALGRIND --error-exitcode=1 --leak-check=full --quiet"
 fi
+
+# Run by hand as under `make check`: a sanitizer report stops the harness.
+for v in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+    eval "o=\${$v:-}"
+    case :$o: in
+    *:halt_on_error=1:abort_on_error=1:) ;;
+    *) eval "$v=\"\${o:+\$o:}halt_on_error=1:abort_on_error=1\"; export $v" ;;
+    esac
+done
 
 pgns=$(find "$top/tests/data" "$top/data" -name '*.pgn' 2>/dev/null | sort)
 

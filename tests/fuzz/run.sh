@@ -64,6 +64,11 @@ jobs=${FUZZ_JOBS:-1}
 # ---- build -----------------------------------------------------------------
 
 san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all"
+# Any sanitizer report stops the harness, and libFuzzer counts it a crash;
+# ours come last, so they win over the caller's.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -DARB_HAVE_NOINLINE=1 -DARB_HAVE_CTZLL=1 -DPACKAGE_VERSION=\"fuzz\" -I$top/include -I$top/src/lib -I$here -g -O1 -fno-omit-frame-pointer"
 
 build() {
@@ -111,6 +116,8 @@ newer_header() {
 seed() {
     command -v python3 >/dev/null 2>&1 || {
         echo "run.sh: python3 is needed to collect seeds; fuzzing from empty corpora" >&2
+        # CI installs everything: a part left out there is a failure.
+        [ "${CI:-}" = true ] && exit 1
         return 0
     }
     python3 - "$top" "$work/seeds" <<'EOF'
