@@ -426,6 +426,51 @@ START_TEST(probe_shuffle)
 }
 END_TEST
 
+/* dead_static_proof(): the proofs that search no line, where pawns are
+ * locked.  The five positions are games of D3-Chess's unfair timeouts
+ * (lichess, lost on time by the side to move, whose opponent cannot mate:
+ * tests/data/SOURCES.md) that dead_probe() leaves open: the semi-static
+ * pass proves four at once, the pass after each legal move the fifth. */
+START_TEST(static_proof)
+{
+    static const char *const proved[] = {
+        "8/1Q6/2kb1p1p/p1p1pP1P/P1PpP1B1/3P4/6K1/8 b - - 4 61",          /* White cannot mate */
+        "8/8/5k2/p2p4/P1pP1p1p/2P2P1P/Kq6/8 w - - 0 68",                 /* Black */
+        "8/3Q4/3k4/1p2p1p1/1P2P1P1/3K4/8/8 b - - 2 86",                  /* White */
+        "4k3/4Q3/p3p3/Pp2p1p1/1P1pP1P1/3P4/6P1/6K1 b - - 0 38",          /* White */
+        "8/8/7p/p1p1kp1P/P1P2P2/4K3/5P2/8 b - - 0 48",                   /* White, after each move */
+    };
+    board_t b;
+    dead_stats_t st;
+    dead_search_t *s = dead_search_new(100);
+    ck_assert(s != NULL);
+    for (size_t i = 0; i < sizeof proved / sizeof *proved; i++) {
+        TU_FEN(&b, proved[i]);
+        int winner = !b.stm;
+        ck_assert_msg(dead_probe(s, &b, winner) == DEAD_UNDETERMINED, "the probe already proves %s", proved[i]);
+        ck_assert_msg(dead_static_proof(s, &b, winner) == DEAD_UNWINNABLE, "not proved: %s", proved[i]);
+        dead_last_stats(s, &st);
+        ck_assert_msg(st.stage == (i == 4 ? 7 : 4), "%s: decided by stage %d", proved[i], st.stage);
+    }
+    /* Where the full analysis finds a mate, the static proofs never call
+     * the position unwinnable: locked pawns with a queen that can break in
+     * (Qxh7 and more), and one locked pair that the white king walks round
+     * to take; open positions are not tried at all. */
+    static const char *const open[] = {
+        "7k/7p/p1p1p1pP/PpPpPpP1/1P1P1P2/8/6Q1/6K1 w - - 0 1",
+        "4k3/8/8/p7/P7/8/8/4K3 w - - 0 1",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+    };
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++) {
+        TU_FEN(&b, open[i]);
+        ck_assert_msg(dead_static_proof(s, &b, WHITE) == DEAD_UNDETERMINED, "White in %s", open[i]);
+    }
+    dead_search_free(s);
+    EXPECT("7k/7p/p1p1p1pP/PpPpPpP1/1P1P1P2/8/6Q1/6K1 w - - 0 1", WHITE, W);
+    EXPECT("4k3/8/8/p7/P7/8/8/4K3 w - - 0 1", WHITE, W);
+}
+END_TEST
+
 /* A handle is reusable and small budgets give up rather than guess. */
 START_TEST(budget_and_reuse)
 {
@@ -558,6 +603,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, open_positions, 30);
     TU_CASE(s, quick_filter, 30);
     TU_CASE(s, probe_shuffle, 30);
+    TU_CASE(s, static_proof, 30);
     TU_CASE(s, budget_and_reuse, 30);
     TU_CASE(s, small_budget_endgames, 30);
     TU_CASE(s, vector_subset, 600);

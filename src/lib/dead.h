@@ -64,6 +64,16 @@ void dead_search_free(dead_search_t *s);
 enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
                               int line_cap, int *line_len);
 
+/* The proofs of dead_can_win() that follow no line of moves, where pawns
+ * are locked (every pawn has an enemy pawn ahead on its file, one of them
+ * head-on): the position itself (mate, stalemate, material), the
+ * semi-static pass, and the semi-static pass after each legal move (stages
+ * 1, 4 and 7 below).  There it answers as dead_can_win() does when one of
+ * these decides; otherwise DEAD_UNDETERMINED.  For a question asked once
+ * (Article 6.9 at the end of a game) where a search would cost too much:
+ * tens of microseconds, no node budget used. */
+enum dead_answer dead_static_proof(dead_search_t *s, const board_t *b, int color);
+
 /* Quick mode, for a replay that asks at many plies: only the cheap proofs
  * of dead_can_win(): the position itself (mate, stalemate, material),
  * forced lines of up to 9 plies (every series ends in insufficient

@@ -390,17 +390,19 @@ static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
     enum dead_answer a = dead_probe(d, b, winner);
     if (a != DEAD_UNDETERMINED)
         return a == DEAD_UNWINNABLE;
+    /* Where the full analysis is not worth its cost, its proofs that
+     * search no line still are: --fen finds those at once. */
     const uint8_t *c = b->count;
     if (c[PIECE(winner, QUEEN)] || c[PIECE(winner, ROOK)] ||
         c[PIECE(winner, KNIGHT)] + c[PIECE(winner, BISHOP)] > 2)
-        return false;
+        return dead_static_proof(d, b, winner) == DEAD_UNWINNABLE;
     /* A pawn with its way open promotes, with the loser's help; one that a
      * man stands in front of (a pawn, a king walled in) is the search's. */
     uint64_t pawns = b->men[MEN_INDEX(PIECE(winner, PAWN))], occupied = 0;
     for (size_t i = 0; i < sizeof b->men / sizeof b->men[0]; i++)
         occupied |= b->men[i];
     if ((winner == WHITE ? pawns << 8 : pawns >> 8) & ~occupied)
-        return false;
+        return dead_static_proof(d, b, winner) == DEAD_UNWINNABLE;
     return dead_can_win(d, b, winner, NULL, 0, NULL) == DEAD_UNWINNABLE;
 }
 

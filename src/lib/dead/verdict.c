@@ -105,7 +105,9 @@ static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode
 
 /* The stages in order for s->winner from frames[0] (the comment at the
  * top): the first that decides gives the answer, s->stage says which. */
-static enum dead_answer analyse(dead_search_t *s)
+/* Stages 1, 4 and 7 on the root, whose n legal moves are listed in
+ * frames[0].moves: the proofs that follow no line. */
+static enum dead_answer static_stages(dead_search_t *s, int n)
 {
     const tables_t *T = &s->T;
     dpos_t *root = &s->frames[0].pos;
@@ -113,7 +115,6 @@ static enum dead_answer analyse(dead_search_t *s)
 
     s->stage = 1;
     s->nodes = 1;
-    int n = dead_gen_legal(T, root, s->frames[0].moves);
     if (n == 0)
         return in_check(T, root) && root->stm != w ? DEAD_WINNABLE : DEAD_UNWINNABLE;
     if (material_cannot_win(root, w))
@@ -138,6 +139,17 @@ static enum dead_answer analyse(dead_search_t *s)
         if (i == n - 1)
             return DEAD_UNWINNABLE;
     }
+    return DEAD_UNDETERMINED;
+}
+
+static enum dead_answer analyse(dead_search_t *s)
+{
+    dpos_t *root = &s->frames[0].pos;
+    const int w = s->winner;
+    int n = dead_gen_legal(&s->T, root, s->frames[0].moves);
+    enum dead_answer a = static_stages(s, n);
+    if (a != DEAD_UNDETERMINED)
+        return a;
 
     /* A search that ends without cutting anything has seen every position
      * reachable (the table only skips positions already searched with as
@@ -206,6 +218,30 @@ static enum dead_answer analyse(dead_search_t *s)
 
     s->stage = 0;
     return DEAD_UNDETERMINED;
+}
+
+enum dead_answer dead_static_proof(dead_search_t *s, const board_t *b, int color)
+{
+    assert(color == WHITE || color == BLACK);
+    if (!dead_prepare(s, false))
+        return DEAD_UNDETERMINED;
+    s->winner = color;
+    s->other_side = false;
+    s->mate_len = 0;
+    memset(s->ss_failed, 0, sizeof s->ss_failed);
+    dpos_t *root = &s->frames[0].pos;
+    dead_pos_from_board(&s->T, b, root);
+    s->root_lk = root->ksq[!color];
+    s->stage = 0;
+    s->nodes = 0;
+    /* The semi-static passes prove where pawns are locked; elsewhere they
+     * almost never do, and a pass per legal move is not free. */
+    if (!dead_looks_blocked(root))
+        return DEAD_UNDETERMINED;
+    enum dead_answer a = static_stages(s, dead_gen_legal(&s->T, root, s->frames[0].moves));
+    if (a == DEAD_UNDETERMINED)
+        s->stage = 0;
+    return a;
 }
 
 enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
