@@ -2,7 +2,7 @@
 # completion.sh: the bash completion (completion/pgn-arbiter) against the
 # program it completes.  Runs _pgn_arbiter as bash would and checks that
 #  - every long option of `pgn-arbiter --help` is offered after "-";
-#  - every value offered for --rules, --only and --color is accepted by
+#  - every value offered for --rules, --only, --color and --format is accepted by
 #    pgn-arbiter, and every word of the option's --help text that
 #    pgn-arbiter accepts as a value is offered;
 #  - --only completes the item after the last comma and skips facts named;
@@ -89,7 +89,10 @@ done
 
 # Values: each one offered is accepted, and each word of the option's own
 # --help text that pgn-arbiter accepts as a value is offered.
-for opt in rules only color; do
+for opt in rules only color format; do
+    # --format goes with --check.
+    with=
+    [ "$opt" = format ] && with=--check
     # Only the options this pgn-arbiter has (the completion may be ahead).
     printf '%s\n' "$opts" | grep -qx -- "--$opt" || continue
     words=$(printf '%s\n' "$help" | awk -v o="--$opt=" '
@@ -99,14 +102,14 @@ for opt in rules only color; do
     values=$(comp_words pgn-arbiter "--$opt" '=' '')
     [ -n "$values" ] || fail "--$opt: no value completed"
     for v in $values; do
-        if "$prog" "--$opt=$v" </dev/null >/dev/null 2>&1; then
+        if "$prog" $with "--$opt=$v" </dev/null >/dev/null 2>&1; then
             pass "--$opt=$v is accepted"
         else
             fail "--$opt=$v is completed but pgn-arbiter refuses it"
         fi
     done
     for w in $words; do
-        "$prog" "--$opt=$w" </dev/null >/dev/null 2>&1 || continue
+        "$prog" $with "--$opt=$w" </dev/null >/dev/null 2>&1 || continue
         if printf '%s\n' "$values" | grep -qx -- "$w"; then
             pass "--$opt: $w (from --help) is completed"
         else
@@ -130,6 +133,9 @@ expect '--max-errors takes a number' '' pgn-arbiter --max-errors ''
 expect '--jobs takes a number' '' pgn-arbiter --jobs = ''
 expect '-j takes a number' '' pgn-arbiter -j ''
 expect '--color = a' 'always auto' pgn-arbiter --color = a
+expect '--format = (split at =)' 'github gnu junit sarif' pgn-arbiter --check --format = ''
+expect '--format=s (one word)' '--format=sarif' pgn-arbiter --check --format=s
+expect '--format VALUE (separate word)' 'github gnu' pgn-arbiter --check --format g
 expect 'files' '-x.pgn D.PGN a.pgn b.pgn.gz c.pgn.zst sub dir' pgn-arbiter ''
 expect 'files after options' 'a.pgn' pgn-arbiter --json a
 expect 'files after --' '-x.pgn' pgn-arbiter -- -x

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format.h"
 #include "progress.h"
 #include "pgnarbiter.h"
 #include "report.h"
@@ -25,6 +26,7 @@ typedef struct cli {
     unsigned threads;              /* -j: 1 = no worker threads */
     bool color_out;                /* ANSI colour in text reports and --check lines */
     bool color_problems;           /* ... in --check lines (they go to stderr with --fix) */
+    cli_format_t format;           /* --format: how --check gives its problems */
     int progress;                  /* -1 never (-q), 0 when stderr is a terminal, 1 always */
     const char *explain;           /* --explain: a game number or Tag=value, NULL if not */
     bool ascii;                    /* --ascii: diagrams in letters */

@@ -66,14 +66,14 @@ static bool small_file(const char *path)
 }
 
 /* Waits for the oldest file, writes what it wrote and adds its totals. */
-static void write_oldest(jobq_t *q, const cli_t *cli, stats_t *st)
+static void write_oldest(jobq_t *q, const cli_t *cli, stats_t *st, FILE *dest)
 {
     file_job_t *j = jobq_at(q, 0);
     jobq_wait(q, 0);
     bool ok = j->ok && !j->oom;
     if (j->stats.held_over) {
         /* Too much to hold: read again on this thread, written as it goes. */
-        st->files_failed += !cli_process(j->path, cli, st, stdout, stderr);
+        st->files_failed += !cli_process(j->path, cli, st, dest, stderr);
         jobq_remove(q, 0);
         file_job_free(j);
         return;
@@ -81,7 +81,7 @@ static void write_oldest(jobq_t *q, const cli_t *cli, stats_t *st)
     if (j->oom) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", j->path);
     } else {
-        if (j->out_len && fwrite(j->out, 1, j->out_len, stdout) != j->out_len) {
+        if (j->out_len && fwrite(j->out, 1, j->out_len, dest) != j->out_len) {
             fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", j->path, strerror(errno));
             ok = false;
         }
@@ -93,7 +93,7 @@ static void write_oldest(jobq_t *q, const cli_t *cli, stats_t *st)
     file_job_free(j);
 }
 
-void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *st)
+void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *st, FILE *dest)
 {
     cli_t one = *cli;
     one.threads = 1;
@@ -109,11 +109,11 @@ void cli_process_files(char *const *paths, size_t n, const cli_t *cli, stats_t *
             jobq_put(q, j);
         }
         if (q && jobq_count(q)) {
-            write_oldest(q, cli, st);
+            write_oldest(q, cli, st, dest);
         } else {
             /* Another kind of input (or no threads, or no memory for a
              * job): in turn, on this thread. */
-            st->files_failed += !cli_process(paths[next], cli, st, stdout, stderr);
+            st->files_failed += !cli_process(paths[next], cli, st, dest, stderr);
             next++;
         }
     }

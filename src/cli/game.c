@@ -108,7 +108,7 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     if (cli->check || cli->fix) {
         /* --fix alone counts problems for the summary line without listing them. */
         size_t mark = problems->len, nmark = problems->nnumbers;
-        report_check_color(problems, g, name, cli->strict, cli->color_problems, &st->problems);
+        format_game(problems, cli->format, cli->strict, cli->color_problems, name, g, &st->problems);
         if (!cli->check) {
             problems->len = mark;
             problems->nnumbers = nmark;

@@ -29,7 +29,7 @@ enum opt_id {
     OPT_HELP = 'h', OPT_VERSION = 'V', OPT_JSON = 256, OPT_ONLY, OPT_SUMMARY,
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
-    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII, OPT_FEN,
+    OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII, OPT_FEN, OPT_FORMAT,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -51,6 +51,10 @@ static const struct option_spec {
       "print only problems, compiler style; exit 1 if any error" },
     { "strict", OPT_STRICT, no_argument, NULL, "with --check: count warnings as errors" },
     { "max-errors", OPT_MAX_ERRORS, required_argument, "N", "with --check: stop after N errors" },
+    { "format", OPT_FORMAT, required_argument, "FORMAT",
+      "with --check: how problems are given: gnu (default: compiler\n"
+      "style lines), github (workflow commands that become\n"
+      "annotations), sarif (one SARIF 2.1.0 log), junit (JUnit XML)" },
     { "fix", OPT_FIX, no_argument, NULL,
       "write the PGN with corrected Result tags and termination\n"
       "markers; every other byte is kept" },
@@ -174,6 +178,7 @@ static cli_t parse_options(int argc, char **argv)
     memmove(shortopts + 1, shortopts, ns + 1);
     shortopts[0] = ':';
     int c, color = 0;
+    bool has_format = false;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
@@ -201,6 +206,14 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_FEN: cli.fen = optarg; break;
         case OPT_CHECK: cli.check = true; break;
         case OPT_STRICT: cli.strict = true; break;
+        case OPT_FORMAT: {
+            int f = format_parse(optarg);
+            if (f < 0)
+                usage_error("--format: '%s' is not gnu, github, sarif or junit", optarg);
+            cli.format = (cli_format_t)f;
+            has_format = true;
+            break;
+        }
         case OPT_FIX: cli.fix = true; break;
         case OPT_NO_ANNOTATE: cli.rewrite.annotate = false; break;
         case OPT_TRUNCATE: cli.rewrite.truncate = true; break;
@@ -262,6 +275,11 @@ static cli_t parse_options(int argc, char **argv)
         usage_error("%s", "--check prints problems: it cannot be combined with --json or --only");
     if ((cli.strict || cli.max_errors) && !cli.check)
         usage_error("%s", "--strict and --max-errors go with --check");
+    if (has_format && !cli.check)
+        usage_error("%s", "--format goes with --check");
+    if (format_is_document(cli.format) && cli.fix)
+        usage_error("%s", "--format=sarif and --format=junit write one document on standard output: "
+                          "they cannot be combined with --fix");
     if ((cli.rewrite.truncate || !cli.rewrite.annotate) && !cli.fix)
         usage_error("%s", "--truncate and --no-annotate go with --fix");
     return cli;
@@ -458,17 +476,34 @@ int main(int argc, char **argv)
     stats_t st = { 0 };
     if (cli.in_place && optind >= argc)
         usage_error("%s", "--in-place needs at least one FILE");
+    /* A document (--format=sarif or junit) is held in a temporary file
+     * while the inputs are read, and written whole at the end. */
+    bool document = cli.check && format_is_document(cli.format);
+    FILE *dest = stdout;
+    if (document && !(dest = tmpfile())) {
+        fprintf(stderr, "pgn-arbiter: error: cannot create a temporary file: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
     if (optind >= argc) {
-        st.files_failed += !cli_process("-", &cli, &st, stdout, stderr);
+        st.files_failed += !cli_process("-", &cli, &st, dest, stderr);
     } else if (cli.threads > 1 && !cli.in_place && cli.progress <= 0 && argc - optind > 1) {
-        cli_process_files(argv + optind, (size_t)(argc - optind), &cli, &st);
+        cli_process_files(argv + optind, (size_t)(argc - optind), &cli, &st, dest);
     } else {
         for (int i = optind; i < argc && !st.stop; i++) {
             if (cli.in_place)
                 st.files_failed += !process_in_place(argv[i], &cli, &st);
             else
-                st.files_failed += !cli_process(argv[i], &cli, &st, stdout, stderr);
+                st.files_failed += !cli_process(argv[i], &cli, &st, dest, stderr);
         }
+    }
+    if (document) {
+        if (ferror(dest) || !format_document(cli.format, dest, stdout)) {
+            fprintf(stderr, "pgn-arbiter: error: the temporary file of the document failed: %s\n",
+                    strerror(errno));
+            fclose(dest);
+            return EXIT_USAGE;
+        }
+        fclose(dest);
     }
     if (cli.summary)
         print_summary(&st);

@@ -60,6 +60,7 @@ typedef struct pool {
     jobq_t *q;                   /* the pieces, oldest first, and the workers */
     const cli_t *cli;
     const char *name;
+    FILE *msgs;                  /* where messages go */
     uint64_t written_line;       /* the line after the last piece written (under the queue's lock) */
     pthread_cond_t known;        /* a piece's lines are known (with the queue's lock) */
     /* Written pieces kept for reuse by the main thread, with their buffers:
@@ -433,14 +434,14 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     if (f->map) {
         /* Read on from there, a chunk at a time: memory stays bounded. */
         input_read_from(f->in, (size_t)offset);
-        return cli_stream(f->in, p->name, cli, st, dest, stderr, NULL, 0, offset, line, eol_before, base);
+        return cli_stream(f->in, p->name, cli, st, dest, p->msgs, NULL, 0, offset, line, eol_before, base);
     }
     size_t total = next ? next->len : 0;
     for (size_t i = 0; i < count; i++)
         total += piece_at(p, i)->len;
     char *all = malloc(total ? total : 1);
     if (!all) {
-        fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", p->name);
+        fprintf(p->msgs, "pgn-arbiter: %s: error: out of memory\n", p->name);
         return false;
     }
     size_t at = 0;
@@ -450,7 +451,7 @@ static bool go_sequential(pool_t *p, feed_t *f, const cli_t *cli, stats_t *st, F
     }
     if (next)
         memcpy(all + at, next->data, next->len);
-    bool ok = cli_stream(f->in, p->name, cli, st, dest, stderr, all, total, offset, line, eol_before, base);
+    bool ok = cli_stream(f->in, p->name, cli, st, dest, p->msgs, all, total, offset, line, eol_before, base);
     free(all);
     return ok;
 }
@@ -486,14 +487,15 @@ static bool join_next(pool_t *p)
     return true;
 }
 
-bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest)
+bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+                          FILE *msgs)
 {
-    FILE *problem_dest = cli->fix ? stderr : stdout;
-    pool_t p = { .cli = cli, .name = name, .written_line = 1 };
+    FILE *problem_dest = cli->fix ? msgs : dest;
+    pool_t p = { .cli = cli, .name = name, .msgs = msgs, .written_line = 1 };
     pthread_cond_init(&p.known, NULL);
     p.q = jobq_new(cli->threads, 2 * (size_t)cli->threads + 2, run_piece, &p);
     if (!p.q) {
-        fprintf(stderr, "pgn-arbiter: %s: error: cannot start threads\n", name);
+        fprintf(msgs, "pgn-arbiter: %s: error: cannot start threads\n", name);
         pthread_cond_destroy(&p.known);
         return false;
     }
@@ -510,7 +512,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         else
             fill_by_reading(&p, &f);
         if (f.oom) {
-            fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+            fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
             ok = false;
             break;
         }
@@ -534,22 +536,22 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
             if (count < 2)
                 continue; /* read on: the piece after it is needed */
             if (!join_next(&p)) {
-                fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+                fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;
                 break;
             }
             continue;
         }
         if (j->oom) {
-            fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", name);
+            fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
             ok = false;
             break;
         }
         bool wrote = cli_write(&j->out, base, dest);
         cli_write(&j->problems, base, problem_dest);
-        cli_write(&j->diag, base, stderr);
+        cli_write(&j->diag, base, msgs);
         if (!wrote) {
-            fprintf(stderr, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+            fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
             ok = false;
         }
         base += j->stats.games;
@@ -576,7 +578,7 @@ bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats
         job_free(p.spare[--p.nspare]);
     pthread_cond_destroy(&p.known);
     if (f.read_failed)
-        fprintf(stderr, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
+        fprintf(msgs, "pgn-arbiter: %s: error: %s (after %llu games)\n", name, f.read_error,
                 (unsigned long long)(st->games - st->games_before));
     return ok && !f.read_failed;
 }

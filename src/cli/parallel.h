@@ -10,8 +10,9 @@
 #include "input.h"
 
 /* Reads `in` as cli_stream() does, with cli->threads workers: the output
- * is the one-thread output, byte for byte.  Messages go to stderr.  False
+ * is the one-thread output, byte for byte.  Messages go to msgs.  False
  * on an I/O error. */
-bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest);
+bool cli_process_parallel(input_t *in, const char *name, const cli_t *cli, stats_t *st, FILE *dest,
+                          FILE *msgs);
 
 #endif

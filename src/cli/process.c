@@ -92,7 +92,45 @@ static bool explain_stream(input_t *in, const char *name, const cli_t *cli, stat
     return ok;
 }
 
+static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs);
+
 bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs)
+{
+    if (!cli->check || !format_is_document(cli->format))
+        return process(path, cli, st, dest, msgs);
+    /* A document says why an input was not read to its end: the messages
+     * are kept (they are few: reading stops at the first) and passed on. */
+    char *said = NULL;
+    size_t said_len = 0;
+    FILE *kept = open_memstream(&said, &said_len);
+    uint64_t games = st->games;
+    report_counts_t before = st->problems;
+    format_input_begin(dest, path);
+    bool ok = process(path, cli, st, dest, kept ? kept : msgs);
+    if (kept && fclose(kept) != 0) {
+        free(said);
+        said = NULL;
+        said_len = 0;
+    }
+    if (said_len)
+        fwrite(said, 1, said_len, msgs);
+    /* The first message, without the program's name and the input's. */
+    const char *why = said ? said : "";
+    size_t skip = strlen("pgn-arbiter: ") + strlen(path) + strlen(": ");
+    if (said_len > skip && strncmp(why, "pgn-arbiter: ", 13) == 0 && strncmp(why + 13, path, strlen(path)) == 0)
+        why += skip;
+    if (strncmp(why, "error: ", 7) == 0)
+        why += 7;
+    char *eol = said ? strchr(why, '\n') : NULL;
+    if (eol)
+        *eol = '\0';
+    report_counts_t found = { st->problems.errors - before.errors, st->problems.warnings - before.warnings };
+    format_input_end(dest, ok, st->games - games, &found, ok ? NULL : why);
+    free(said);
+    return ok;
+}
+
+static bool process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs)
 {
     char err[256];
     input_t *in = input_open(path, err, sizeof err);
@@ -122,7 +160,7 @@ bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FI
         /* Starting threads costs more than they save on a small plain
          * file (a few pieces at most): it is read on this thread. */
         bool small = size > 0 && size < CLI_SMALL_INPUT && !input_is_compressed(in);
-        ok = cli->threads > 1 && !small ? cli_process_parallel(in, path, cli, st, dest)
+        ok = cli->threads > 1 && !small ? cli_process_parallel(in, path, cli, st, dest, msgs)
                                         : cli_stream(in, path, cli, st, dest, msgs, NULL, 0, 0, 1, NULL, 0);
     }
     input_position(in, &done_bytes, &size);

@@ -11,8 +11,9 @@
 
 /* Reads the input at path ("-": standard input) to its end, on
  * cli->threads threads; reports or rewritten PGN go to dest, messages to
- * msgs (with --explain, -j or a progress line, stderr).  False on an I/O
- * error. */
+ * msgs (with --explain, stderr).  With a document --format (sarif, junit)
+ * dest is the held file, and the input's games are put between
+ * format_input_begin() and format_input_end().  False on an I/O error. */
 bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FILE *msgs);
 
 #endif

@@ -548,18 +548,34 @@ void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool co
     strbuf_append(b, "\n", 1);
 }
 
-/* One problem line. */
-static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t line, uint32_t col,
-                    bool error, bool color, const char *fmt, const char *a, const char *c, const char *d)
+/* The kinds of problem, in the order of report_rule_t. */
+static const report_rule_info_t rule_info[REPORT_RULE_COUNT] = {
+#define REPORT_RULE_INFO(e, id, err, desc) { id, err, desc },
+    REPORT_RULES(REPORT_RULE_INFO)
+#undef REPORT_RULE_INFO
+};
+
+const report_rule_info_t *report_rule_info(report_rule_t r)
 {
-    char head[96], text[400];
+    assert((unsigned)r < REPORT_RULE_COUNT);
+    return &rule_info[r];
+}
+
+const char *report_tag(const arb_game *g, const char *name)
+{
+    return tag_of(g, name);
+}
+
+void report_problem_line(strbuf_t *b, const char *file, const arb_game *g, const report_problem_t *p, bool color)
+{
+    char head[96];
     const char *white = tag_of(g, "White"), *black = tag_of(g, "Black");
     if (color)
         strbuf_puts(b, "\033[1m");
     text_field(b, file);
-    snprintf(head, sizeof head, ":%llu:%u:%s %s%s:%s game ", (unsigned long long)(line ? line : g->where.line),
-             (unsigned)(col ? col : 1), color ? SGR_RESET : "", color ? (error ? "\033[1;31m" : "\033[1;35m") : "",
-             error ? "error" : "warning", color ? SGR_RESET : "");
+    snprintf(head, sizeof head, ":%llu:%u:%s %s%s:%s game ", (unsigned long long)p->line, (unsigned)p->col,
+             color ? SGR_RESET : "", color ? (p->error ? "\033[1;31m" : "\033[1;35m") : "",
+             p->error ? "error" : "warning", color ? SGR_RESET : "");
     strbuf_puts(b, head);
     report_game_number(b, g->number);
     strbuf_puts(b, " (");
@@ -567,9 +583,105 @@ static void problem(strbuf_t *b, const char *file, const arb_game *g, uint64_t l
     strbuf_puts(b, " v ");
     text_field(b, black ? black : "?");
     strbuf_puts(b, "): ");
-    snprintf(text, sizeof text, fmt, a ? a : "", c ? c : "", d ? d : "");
-    text_field(b, text);
+    text_field(b, p->message);
     strbuf_append(b, "\n", 1);
+}
+
+/* Hands one problem to fn: where it is (the game's first line, column 1,
+ * where the input gives none), its level and its message in words. */
+static void problem(report_problem_fn *fn, void *ctx, const arb_game *g, report_rule_t rule, bool strict,
+                    uint64_t line, uint32_t col, const char *fmt, const char *a, const char *c, const char *d)
+{
+    char text[400];
+    snprintf(text, sizeof text, fmt, a ? a : "", c ? c : "", d ? d : "");
+    report_problem_t p = {
+        .rule = rule,
+        .error = rule_info[rule].error || strict,
+        .game = g->number,
+        .line = line ? line : g->where.line,
+        .col = col ? col : 1,
+        .message = text,
+    };
+    fn(ctx, g, &p);
+}
+
+void report_problems(const arb_game *g, bool strict, report_problem_fn *fn, void *ctx)
+{
+#define PROBLEM(rule, line, col, fmt, a, c, d) problem(fn, ctx, g, (rule), strict, (line), (col), (fmt), (a), (c), (d))
+    char ply[24];
+    if (g->status == ARB_UNSUPPORTED) {
+        PROBLEM(REPORT_UNSUPPORTED_VARIANT, g->error.line, g->error.col, "%s; not checked", g->error.message, NULL,
+                NULL);
+        return;
+    }
+    if (g->status != ARB_OK) {
+        report_rule_t rule = g->status == ARB_ILLEGAL  ? REPORT_ILLEGAL_MOVE
+                             : g->status == ARB_BADFEN ? REPORT_BAD_FEN
+                                                       : REPORT_SYNTAX;
+        snprintf(ply, sizeof ply, "%u", (unsigned)g->error.ply);
+        if (g->error.move[0])
+            PROBLEM(rule, g->error.line, g->error.col, "%s: move \"%s\" (ply %s)", g->error.message, g->error.move,
+                    ply);
+        else
+            PROBLEM(rule, g->error.line, g->error.col, "%s", g->error.message, NULL, NULL);
+        return;
+    }
+    const arb_span *rt = &g->result_tag;
+    bool decided = g->adjudication != NULL;
+    if (decided && g->result && g->adjudicated && strcmp(g->result, g->adjudicated) != 0) {
+        if (g->has_end) {
+            char at[64];
+            snprintf(at, sizeof at, "%s at %s", report_end_words(g->end_reason),
+                     g->end_move && g->end_move[0] ? g->end_move : "the start");
+            PROBLEM(REPORT_WRONG_RESULT, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s",
+                    g->result, at, g->adjudicated);
+        } else {
+            PROBLEM(REPORT_WRONG_RESULT, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s",
+                    g->result, g->adjudication, g->adjudicated);
+        }
+    }
+    if (!g->result && decided && g->marker && g->adjudicated && strcmp(g->marker, g->adjudicated) != 0)
+        PROBLEM(REPORT_MARKER_CONTRADICTS_RULES, g->marker_span.line, g->marker_span.col,
+                "termination marker %s contradicts the rules: the result is %s", g->marker, g->adjudicated, NULL);
+    if (g->result && strcmp(g->result, "1-0") != 0 && strcmp(g->result, "0-1") != 0 &&
+        strcmp(g->result, "1/2-1/2") != 0 && strcmp(g->result, "*") != 0)
+        PROBLEM(REPORT_BAD_RESULT, rt->line, rt->col, "Result \"%s\" is not 1-0, 0-1, 1/2-1/2 or *", g->result,
+                NULL, NULL);
+    if (g->result && g->marker && strcmp(g->result, g->marker) != 0)
+        PROBLEM(REPORT_MARKER_CONTRADICTS_RESULT, g->marker_span.line, g->marker_span.col,
+                "Result tag \"%s\" contradicts the termination marker %s", g->result, g->marker, NULL);
+    if (g->has_end && (uint32_t)g->end_ply < g->plies) {
+        unsigned extra = (unsigned)(g->plies - (uint32_t)g->end_ply);
+        snprintf(ply, sizeof ply, "%u %s", extra, extra == 1 ? "ply" : "plies");
+        PROBLEM(REPORT_MOVES_AFTER_END, g->marker_span.line, g->marker_span.col,
+                "%s recorded after the game ended by %s at %s", ply, report_end_words(g->end_reason),
+                g->end_move && g->end_move[0] ? g->end_move : "the start");
+    }
+    if (!g->result)
+        PROBLEM(REPORT_MISSING_RESULT, g->where.line, g->where.col, "no Result tag", NULL, NULL, NULL);
+    if (!g->marker)
+        PROBLEM(REPORT_NO_MARKER, g->where.line, g->where.col, "no termination marker", NULL, NULL, NULL);
+    if (!g->has_end && g->result && strcmp(g->result, "*") == 0)
+        PROBLEM(REPORT_UNFINISHED, rt->line, rt->col, "unfinished game (Result \"*\")", NULL, NULL, NULL);
+#undef PROBLEM
+}
+
+/* report_check_color()'s way with each problem: a line, and a count. */
+typedef struct {
+    strbuf_t *b;
+    const char *file;
+    bool color;
+    report_counts_t *counts;
+} check_lines_t;
+
+static void check_line(void *ctx, const arb_game *g, const report_problem_t *p)
+{
+    check_lines_t *c = ctx;
+    report_problem_line(c->b, c->file, g, p, c->color);
+    if (p->error)
+        c->counts->errors++;
+    else
+        c->counts->warnings++;
 }
 
 void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts)
@@ -580,62 +692,8 @@ void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict,
 void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
                         report_counts_t *counts)
 {
-#define PROBLEM(is_error, line, col, fmt, a, c, d)                                   \
-    do {                                                                          \
-        bool e_ = (is_error) || strict;                                           \
-        problem(b, file, g, (line), (col), e_, color, (fmt), (a), (c), (d));      \
-        if (e_) counts->errors++; else counts->warnings++;                        \
-    } while (0)
-    char ply[24];
-    if (g->status == ARB_UNSUPPORTED) {
-        PROBLEM(false, g->error.line, g->error.col, "%s; not checked", g->error.message, NULL, NULL);
-        return;
-    }
-    if (g->status != ARB_OK) {
-        snprintf(ply, sizeof ply, "%u", (unsigned)g->error.ply);
-        if (g->error.move[0])
-            PROBLEM(true, g->error.line, g->error.col, "%s: move \"%s\" (ply %s)", g->error.message,
-                    g->error.move, ply);
-        else
-            PROBLEM(true, g->error.line, g->error.col, "%s", g->error.message, NULL, NULL);
-        return;
-    }
-    const arb_span *rt = &g->result_tag;
-    bool decided = g->adjudication != NULL;
-    if (decided && g->result && g->adjudicated && strcmp(g->result, g->adjudicated) != 0) {
-        if (g->has_end) {
-            char at[64];
-            snprintf(at, sizeof at, "%s at %s", report_end_words(g->end_reason),
-                     g->end_move && g->end_move[0] ? g->end_move : "the start");
-            PROBLEM(true, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s", g->result, at,
-                    g->adjudicated);
-        } else {
-            PROBLEM(true, rt->line, rt->col, "Result \"%s\" contradicts %s: the result is %s", g->result,
-                    g->adjudication, g->adjudicated);
-        }
-    }
-    if (!g->result && decided && g->marker && g->adjudicated && strcmp(g->marker, g->adjudicated) != 0)
-        PROBLEM(true, g->marker_span.line, g->marker_span.col,
-                "termination marker %s contradicts the rules: the result is %s", g->marker, g->adjudicated, NULL);
-    if (g->result && strcmp(g->result, "1-0") != 0 && strcmp(g->result, "0-1") != 0 &&
-        strcmp(g->result, "1/2-1/2") != 0 && strcmp(g->result, "*") != 0)
-        PROBLEM(false, rt->line, rt->col, "Result \"%s\" is not 1-0, 0-1, 1/2-1/2 or *", g->result, NULL, NULL);
-    if (g->result && g->marker && strcmp(g->result, g->marker) != 0)
-        PROBLEM(true, g->marker_span.line, g->marker_span.col,
-                "Result tag \"%s\" contradicts the termination marker %s", g->result, g->marker, NULL);
-    if (g->has_end && (uint32_t)g->end_ply < g->plies) {
-        unsigned extra = (unsigned)(g->plies - (uint32_t)g->end_ply);
-        snprintf(ply, sizeof ply, "%u %s", extra, extra == 1 ? "ply" : "plies");
-        PROBLEM(false, g->marker_span.line, g->marker_span.col, "%s recorded after the game ended by %s at %s",
-                ply, report_end_words(g->end_reason), g->end_move && g->end_move[0] ? g->end_move : "the start");
-    }
-    if (!g->result)
-        PROBLEM(false, g->where.line, g->where.col, "no Result tag", NULL, NULL, NULL);
-    if (!g->marker)
-        PROBLEM(false, g->where.line, g->where.col, "no termination marker", NULL, NULL, NULL);
-    if (!g->has_end && g->result && strcmp(g->result, "*") == 0)
-        PROBLEM(false, rt->line, rt->col, "unfinished game (Result \"*\")", NULL, NULL, NULL);
-#undef PROBLEM
+    check_lines_t c = { b, file, color, counts };
+    report_problems(g, strict, check_line, &c);
 }
 
 /* A helpmate line in move notation ("1.Kc2 Kb1 2.Qb2#"), played from b. */

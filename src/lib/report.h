@@ -56,12 +56,75 @@ typedef struct report_counts {
     unsigned long long errors, warnings;
 } report_counts_t;
 
-/* Appends the problems of g, one per line in compiler style
- * ("FILE:LINE:COL: error: game N (White v Black): ..."), and counts them;
- * strict makes every warning an error.  Errors: unreadable game, illegal
- * move, bad FEN, a Result the rules contradict, a Result tag that
- * contradicts the marker.  Warnings: moves after the end, a missing Result
- * tag or marker, an unfinished game, an unsupported variant. */
+/* The kinds of problem that --check reports: each has a stable rule id
+ * (the SARIF rule, the JUnit failure type, the GitHub annotation's tag), a
+ * level (true: an error, false: a warning, which --strict makes an error)
+ * and a one-line description.  A new kind is one line here, in the order
+ * the kinds are listed in reports, and its PROBLEM in report_problems(). */
+#define REPORT_RULES(X)                                                                                     \
+    X(REPORT_WRONG_RESULT, "wrong-result", true, "The Result tag contradicts the result the rules give")   \
+    X(REPORT_MARKER_CONTRADICTS_RULES, "marker-contradicts-rules", true,                                    \
+      "The termination marker contradicts the result the rules give")                                       \
+    X(REPORT_BAD_RESULT, "bad-result", false, "The Result tag is not 1-0, 0-1, 1/2-1/2 or *")              \
+    X(REPORT_MARKER_CONTRADICTS_RESULT, "marker-contradicts-result", true,                                  \
+      "The Result tag contradicts the termination marker")                                                  \
+    X(REPORT_MOVES_AFTER_END, "moves-after-end", false, "Moves are recorded after the game ended by rule") \
+    X(REPORT_MISSING_RESULT, "missing-result", false, "The game has no Result tag")                        \
+    X(REPORT_NO_MARKER, "no-marker", false, "The movetext has no termination marker")                      \
+    X(REPORT_UNFINISHED, "unfinished", false, "The game is unfinished (Result \"*\") and no rule ended it")  \
+    X(REPORT_ILLEGAL_MOVE, "illegal-move", true, "An illegal, ambiguous or null move in the mainline")     \
+    X(REPORT_SYNTAX, "syntax", true, "Text that cannot be read as PGN")                                    \
+    X(REPORT_BAD_FEN, "bad-fen", true, "The FEN tag is not a position that can occur")                     \
+    X(REPORT_UNSUPPORTED_VARIANT, "unsupported-variant", false,                                             \
+      "A variant other than standard chess and Chess960, not checked")
+
+typedef enum report_rule {
+#define REPORT_RULE_ENUM(e, id, err, desc) e,
+    REPORT_RULES(REPORT_RULE_ENUM)
+#undef REPORT_RULE_ENUM
+    REPORT_RULE_COUNT
+} report_rule_t;
+
+typedef struct report_rule_info {
+    const char *id;          /* "wrong-result": lowercase words and hyphens, never changed */
+    bool error;              /* an error unless --strict is off and this is false */
+    const char *description; /* one sentence, no final stop */
+} report_rule_info_t;
+
+/* The table entry of r (static storage). */
+const report_rule_info_t *report_rule_info(report_rule_t r);
+
+/* One problem of a game, as report_problems() hands it out. */
+typedef struct report_problem {
+    report_rule_t rule;
+    bool error;          /* error, or warning; with strict every problem is an error */
+    uint64_t game;       /* the game's number in its stream, 1.. */
+    uint64_t line;       /* where the problem is: 1-based line, */
+    uint32_t col;        /* and 1-based column in bytes (the game's start if the input gives none) */
+    const char *message; /* in words, NUL-terminated, without the game's number or players;
+                            valid during the call only */
+} report_problem_t;
+
+/* Called for each problem; g is the game (for its tags). */
+typedef void report_problem_fn(void *ctx, const arb_game *g, const report_problem_t *p);
+
+/* Hands each problem of g to fn, in the order of the --check lines; strict
+ * makes every warning an error.  Errors: unreadable game, illegal move,
+ * bad FEN, a Result the rules contradict, a Result tag that contradicts
+ * the marker.  Warnings: moves after the end, a missing Result tag or
+ * marker, an unfinished game, an unsupported variant. */
+void report_problems(const arb_game *g, bool strict, report_problem_fn *fn, void *ctx);
+
+/* Appends p, a problem of g in input `file`, as one compiler-style line
+ * ("FILE:LINE:COL: error: game N (White v Black): ..."), with "error" and
+ * "warning" in ANSI colour when color is true. */
+void report_problem_line(strbuf_t *b, const char *file, const arb_game *g, const report_problem_t *p, bool color);
+
+/* The value of g's first tag called name, NULL if none. */
+const char *report_tag(const arb_game *g, const char *name);
+
+/* Appends the problems of g (report_problems()), one line each
+ * (report_problem_line()), and counts them. */
 void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict, report_counts_t *counts);
 
 /* The same, with "error" and "warning" in ANSI colour when color is true. */
