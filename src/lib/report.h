@@ -77,6 +77,10 @@ struct dead_search;
  * position (the line then says why). */
 int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
 
+/* The check that stands for g's reasons as a whole (g->nreasons > 0):
+ * contradicted if any text is, else the check of reasons[0]. */
+arb_check report_reason_check(const arb_game *g);
+
 /* Words for a fact as the reason a game ended ("fivefold repetition",
  * "threefold repetition claimed"). */
 const char *report_end_words(arb_fact f);

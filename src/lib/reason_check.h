@@ -1,0 +1,44 @@
+/* reason_check.h: a recorded reason weighed against the board.
+ *
+ * The facts come from the replay (the last position, its repetition count
+ * and halfmove clock, mate and stalemate, the end by rule that adjudicate()
+ * found) and from the dead-position analysis (dead.h) for the claims that
+ * need to know whether a side can still mate.  The checks, claim by claim,
+ * are the table of the END REASONS section of pgn-arbiter(1). */
+#ifndef ARB_REASON_CHECK_H
+#define ARB_REASON_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dead.h"
+#include "pgnarbiter.h"
+#include "reason.h"
+#include "rules.h"
+
+typedef struct reason_board {
+    const rules_t *rules;   /* the replay after rules_finish(); NULL if the game was not replayed */
+    dead_search_t *dead;    /* the full analysis for insufficient-material and timeout claims;
+                               NULL: only what cannot_mate[] proves */
+    bool cannot_mate[2];    /* per colour, proved for the last position (as adjudicate() had them) */
+    int start_stm;          /* side to move at ply 0 */
+} reason_board_t;
+
+/* The colour that a decisive result names as winner, -1 if not decisive. */
+int reason_result_winner(const char *result);
+
+/* The result recorded: the Result tag's, or the marker's when the tag
+ * holds no result (as adjudicate() reads it); NULL if neither. */
+const char *reason_recorded(const arb_game *g);
+
+/* Weighs claim p, parsed from out->text, for game g (adjudicated already:
+ * has_end, end_*, result, marker are set): sets out->check,
+ * out->result_conflict and out->message, written into msg[0..cap). */
+void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
+                  char *msg, size_t cap);
+
+/* Does text a disagree with text b: both say how the game ended (rank 1
+ * or more) and say it differently, or they imply different results? */
+bool reason_disagree(const reason_parsed_t *a, const reason_parsed_t *b);
+
+#endif
