@@ -896,6 +896,10 @@ static void game_complete(arb_reader *r)
         if (parsed[i].claim == ARB_CLAIM_ADJUDICATION)
             asks = w >= 0 ? w : recorded_winner;
     }
+    /* A Termination tag read as a reason is covered by time_claim: its
+     * "time forfeit" needs no second reading. */
+    if (nreasons && r->known[K_TERMINATION] != NO_TAG)
+        in.termination = NULL;
     if (r->rules_live) {
         rules_finish(&r->rules);
         g->plies = r->rules.ply;

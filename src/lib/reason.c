@@ -262,6 +262,11 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
     const char *s = text + a;
     size_t n = z - a;
     *out = (reason_parsed_t){ .winner = -1, .start = a, .len = n };
+    if (n == 6 && where == IN_T && memcmp(s, "Normal", 6) == 0) {
+        /* lichess's usual value, as the table's first entry reads it, for less. */
+        out->claim = ARB_CLAIM_NORMAL;
+        return true;
+    }
 
     const entry_t *hit = NULL;
     int side = -1;

@@ -9,32 +9,6 @@
 
 static const char *const side_name[2] = { "White", "Black" };
 
-/* 1 for 1-0, 2 for 0-1, 3 for 1/2-1/2, 4 for *, 0 for anything else
- * (NULL too), without a call: every game asks. */
-static int result_code(const char *s)
-{
-    if (!s)
-        return 0;
-    if (s[0] == '*' && !s[1])
-        return 4;
-    if (s[0] == '1' && s[1] == '-' && s[2] == '0' && !s[3])
-        return 1;
-    if (s[0] == '0' && s[1] == '-' && s[2] == '1' && !s[3])
-        return 2;
-    return s[0] == '1' && s[1] == '/' && memcmp(s, "1/2-1/2", 8) == 0 ? 3 : 0;
-}
-
-int reason_result_winner(const char *result)
-{
-    int c = result_code(result);
-    return c == 1 ? 0 : c == 2 ? 1 : -1;
-}
-
-const char *reason_recorded(const arb_game *g)
-{
-    return result_code(g->result) ? g->result : g->marker;
-}
-
 /* Does the result the text implies differ from the recorded one, code c
  * (result_code(): 1, 2 or 3)? */
 static bool implies_other(enum reason_implies im, int c)
@@ -154,7 +128,7 @@ void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_boar
                               p->claim == ARB_CLAIM_TIME || p->claim == ARB_CLAIM_ADJUDICATION
                           ? reason_recorded(g)
                           : NULL;
-    int code = result_code(rec);
+    int code = reason_result_code(rec);
     if (code >= 1 && code <= 3 && implies_other(p->implies, code)) {
         out->check = ARB_CHECK_CONTRADICTED;
         out->result_conflict = true;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "dead.h"
 #include "pgnarbiter.h"
@@ -24,12 +25,34 @@ typedef struct reason_board {
     int start_stm;          /* side to move at ply 0 */
 } reason_board_t;
 
+/* 1 for 1-0, 2 for 0-1, 3 for 1/2-1/2, 4 for *, 0 for anything else
+ * (NULL too), without a call: every game asks. */
+static inline int reason_result_code(const char *s)
+{
+    if (!s)
+        return 0;
+    if (s[0] == '*' && !s[1])
+        return 4;
+    if (s[0] == '1' && s[1] == '-' && s[2] == '0' && !s[3])
+        return 1;
+    if (s[0] == '0' && s[1] == '-' && s[2] == '1' && !s[3])
+        return 2;
+    return s[0] == '1' && s[1] == '/' && memcmp(s, "1/2-1/2", 8) == 0 ? 3 : 0;
+}
+
 /* The colour that a decisive result names as winner, -1 if not decisive. */
-int reason_result_winner(const char *result);
+static inline int reason_result_winner(const char *result)
+{
+    int c = reason_result_code(result);
+    return c == 1 ? 0 : c == 2 ? 1 : -1;
+}
 
 /* The result recorded: the Result tag's, or the marker's when the tag
  * holds no result (as adjudicate() reads it); NULL if neither. */
-const char *reason_recorded(const arb_game *g);
+static inline const char *reason_recorded(const arb_game *g)
+{
+    return reason_result_code(g->result) ? g->result : g->marker;
+}
 
 /* Weighs claim p, parsed from out->text, for game g (adjudicated already:
  * has_end, end_*, result, marker are set): sets out->check,
