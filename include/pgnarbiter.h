@@ -42,12 +42,46 @@ typedef enum arb_status {
 typedef enum arb_verdict {
     ARB_CONSISTENT,      /* the recorded result stands */
     ARB_WRONG_RESULT,    /* the rules decided and the Result tag says otherwise */
+    ARB_WRONG_REASON,    /* a recorded reason is contradicted, the result stands */
     ARB_MOVES_AFTER_END, /* moves were recorded after the game had ended by rule */
     ARB_UNFINISHED,      /* no result and no end by rule */
     ARB_UNREADABLE,      /* status is not ARB_OK */
     ARB_SELF_CONTRADICTORY, /* the Result tag and the termination marker disagree */
     ARB_VERDICT_COUNT
 } arb_verdict;
+
+/* What a recorded reason says ended the game (arb_claim_name(): the name
+ * in reports, "time-insufficient", "illegal-move", ...). */
+typedef enum arb_claim {
+    ARB_CLAIM_CHECKMATE, ARB_CLAIM_STALEMATE, ARB_CLAIM_THREEFOLD, ARB_CLAIM_FIFTY,
+    ARB_CLAIM_INSUFFICIENT,      /* drawn for want of mating material */
+    ARB_CLAIM_TIME,              /* lost on time */
+    ARB_CLAIM_TIME_INSUFFICIENT, /* a flag fell, drawn as the other side cannot mate */
+    ARB_CLAIM_RESIGNATION, ARB_CLAIM_AGREEMENT,
+    ARB_CLAIM_ADJUDICATION,      /* decided by an arbiter, a program or a tablebase */
+    ARB_CLAIM_ABANDONED,         /* abandoned, disconnected, stalled */
+    ARB_CLAIM_ILLEGAL_MOVE,      /* an illegal move or another rules infraction */
+    ARB_CLAIM_NORMAL,            /* lichess and PGN "Normal": any end over the board */
+    ARB_CLAIM_UNTERMINATED,      /* not finished, no result */
+    ARB_CLAIM_OTHER,             /* a text not in any vocabulary the library knows */
+    ARB_CLAIM_COUNT
+} arb_claim;
+
+/* What the board says of a claim (arb_check_name(): "site-rule", ...). */
+typedef enum arb_check {
+    ARB_CHECK_CONFIRMED,    /* the board shows what the claim needs */
+    ARB_CHECK_CONTRADICTED, /* the board, or the recorded result, shows it false */
+    ARB_CHECK_SITE_RULE,    /* true by the site's own rule only, false under the FIDE Laws */
+    ARB_CHECK_SUPERSEDED,   /* the game had already ended by a rule of its own */
+    ARB_CHECK_UNVERIFIABLE, /* nothing on the board bears on it */
+    ARB_CHECK_COUNT
+} arb_check;
+
+/* Where a reason text was read (arb_reason_from_name(): "Termination",
+ * "TerminationDetails", "comment"). */
+typedef enum arb_reason_from {
+    ARB_FROM_TERMINATION, ARB_FROM_TERMINATION_DETAILS, ARB_FROM_COMMENT
+} arb_reason_from;
 
 /* Which draws decide a game (see --rules in pgn-arbiter(1)). */
 typedef enum arb_policy {
@@ -73,6 +107,29 @@ typedef struct arb_span {
     uint64_t line;        /* 1-based line of offset, 0 if absent */
     uint32_t col;         /* 1-based column (bytes) of offset */
 } arb_span;
+
+/* A reason text and what the board says of it. */
+typedef struct arb_reason {
+    const char *text;        /* as written, from its first word on (NUL-terminated); from a
+                                comment, the sentence after its last ", ", blanks and line ends
+                                as one space */
+    size_t text_len;
+    arb_reason_from from;
+    uint64_t line;           /* 1-based line and column (bytes) of the text: for a tag, its [ */
+    uint32_t col;
+    arb_claim claim;
+    int winner;              /* the side the text says won: 0 White, 1 Black, -1 none named */
+    arb_check check;
+    bool result_conflict;    /* contradicted because the text implies another result than
+                                the one recorded */
+    bool disagrees;          /* (reasons[1..] only) the claim or the result it implies
+                                differs from reasons[0]'s */
+    const char *message;     /* what the board shows, in words; "" if nothing */
+} arb_reason;
+
+/* Reason texts kept per game: a Termination tag, a TerminationDetails tag,
+ * the last move's comment. */
+#define ARB_MAX_REASONS 3
 
 typedef struct arb_game {
     uint64_t number;            /* 1-based index of the game in its stream */
@@ -104,6 +161,10 @@ typedef struct arb_game {
     const char *adjudication;   /* why the rules changed the result ("fivefold repetition
                                    at 41.Kf2; recorded 1-0"), NULL if they did not */
     arb_verdict verdict;
+    size_t nreasons;            /* reason texts recognised, 0..ARB_MAX_REASONS */
+    arb_reason reasons[ARB_MAX_REASONS]; /* [0] the reason (the most specific text), then
+                                   the others in the order Termination, TerminationDetails,
+                                   comment */
     /* Byte spans for rewriting: the Result tag pair, the termination
      * marker, the last tag, the last tag of the Seven Tag Roster, an
      * Adjudication tag, and the move that ended the game by rule (for a game
@@ -139,10 +200,14 @@ void arb_reader_finish(arb_reader *r);
  * *oom (if oom is not NULL) when memory ran out; the stream cannot go on. */
 const arb_game *arb_reader_next(arb_reader *r, bool *oom);
 
-/* Names used in reports: "checkmate", "ok", "wrong-result", ... */
+/* Names used in reports: "checkmate", "ok", "wrong-result", "time-insufficient",
+ * "site-rule", "TerminationDetails", ...; "?" for a value out of range. */
 const char *arb_fact_name(arb_fact f);
 const char *arb_status_name(arb_status s);
 const char *arb_verdict_name(arb_verdict v);
+const char *arb_claim_name(arb_claim c);
+const char *arb_check_name(arb_check c);
+const char *arb_reason_from_name(arb_reason_from f);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *arb_version(void);

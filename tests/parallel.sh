@@ -6,7 +6,8 @@
 # "[Event " by
 #     parallel --pipe --block 200k --recstart '[Event ' -k -j4 pgn-arbiter --json
 # Records are compared, after `jq -c 'del(.file,.game,.line,.offset,
-# .error.line)'` (the fields that depend on where a chunk starts), sorted,
+# .error.line, .reason.line, .reason.others[].line)'` (the fields that
+# depend on where a chunk starts), sorted,
 # as a whole and field by field.  Only files whose every game starts with an
 # Event tag, and with no "[Event " anywhere else, can be split this way; the
 # others are left out of the corpus.  Skipped (77) without parallel or jq.
@@ -68,7 +69,7 @@ while [ "$size" -lt 2097152 ]; do
 done
 echo "corpus: $nfiles files repeated to $size bytes"
 
-strip='del(.file, .game, .line, .offset, .error.line)'
+strip='del(.file, .game, .line, .offset, .error.line, .reason.line?, .reason.others[]?.line)'
 "$prog" --json <"$tmp/corpus.pgn" >"$tmp/one.json" 2>"$tmp/one.err"
 rc=$?
 if [ "$rc" -eq 0 ]; then pass "one run exits 0"; else fail "one run exits $rc: $(head -3 "$tmp/one.err")"; fi

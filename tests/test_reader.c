@@ -1391,11 +1391,29 @@ START_TEST(api_names_and_defaults)
     static const char *const st[] = { "ok", "illegal", "syntax", "badfen", "unsupported" };
     for (int s = 0; s < 5; s++)
         CHECK(strcmp(arb_status_name((arb_status)s), st[s]) == 0, "status %d", s);
-    static const char *const v[] = { "consistent",  "wrong-result", "moves-after-end",
-                                     "unfinished",  "unreadable",   "self-contradictory" };
+    static const char *const v[] = { "consistent", "wrong-result", "wrong-reason", "moves-after-end",
+                                     "unfinished", "unreadable",   "self-contradictory" };
     CHECK(sizeof v / sizeof v[0] == ARB_VERDICT_COUNT, "a name for each verdict");
     for (int i = 0; i < ARB_VERDICT_COUNT; i++)
         CHECK(strcmp(arb_verdict_name((arb_verdict)i), v[i]) == 0, "verdict %d", i);
+    /* The names of issue 21, which scripts rely on. */
+    static const char *const claims[] = { "checkmate", "stalemate", "threefold", "fifty", "insufficient", "time",
+                                          "time-insufficient", "resignation", "agreement", "adjudication",
+                                          "abandoned", "illegal-move", "normal", "unterminated", "other" };
+    CHECK(ARB_CLAIM_COUNT == 15, "%d claims", (int)ARB_CLAIM_COUNT);
+    for (int i = 0; i < ARB_CLAIM_COUNT; i++)
+        CHECK(strcmp(arb_claim_name((arb_claim)i), claims[i]) == 0, "claim %d is \"%s\"", i,
+              arb_claim_name((arb_claim)i));
+    static const char *const checks[] = { "confirmed", "contradicted", "site-rule", "superseded", "unverifiable" };
+    CHECK(ARB_CHECK_COUNT == 5, "%d checks", (int)ARB_CHECK_COUNT);
+    for (int i = 0; i < ARB_CHECK_COUNT; i++)
+        CHECK(strcmp(arb_check_name((arb_check)i), checks[i]) == 0, "check %d", i);
+    CHECK(strcmp(arb_reason_from_name(ARB_FROM_TERMINATION), "Termination") == 0 &&
+              strcmp(arb_reason_from_name(ARB_FROM_TERMINATION_DETAILS), "TerminationDetails") == 0 &&
+              strcmp(arb_reason_from_name(ARB_FROM_COMMENT), "comment") == 0,
+          "reason sources");
+    CHECK(strcmp(arb_claim_name(ARB_CLAIM_COUNT), "?") == 0 && strcmp(arb_check_name(ARB_CHECK_COUNT), "?") == 0,
+          "out of range");
     const char *ver = arb_version();
     int a, b, c;
     char rest;

@@ -435,7 +435,7 @@ START_TEST(json_record_without_error_and_end)
          "\"status\":\"ok\",\"error\":null,\"plies\":40,\"result\":\"1-0\",\"marker\":\"1-0\","
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":null,\"dead\":null,"
          "\"fivefold\":null,\"seventyfive\":null,\"threefold\":12,\"fifty\":null@EXTRA@},"
-         "\"end\":null,\"adjudicated\":\"1-0\",\"verdict\":\"consistent\"}\n");
+         "\"end\":null,\"reason\":null,\"adjudicated\":\"1-0\",\"verdict\":\"consistent\"}\n");
 
     /* No tags, no result, no marker, no adjudicated result; the file name escaped. */
     rec_init(&r);
@@ -450,7 +450,7 @@ START_TEST(json_record_without_error_and_end)
          "\"tags\":{},\"status\":\"ok\",\"error\":null,\"plies\":0,\"result\":null,\"marker\":null,"
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":null,\"dead\":null,"
          "\"fivefold\":null,\"seventyfive\":null,\"threefold\":null,\"fifty\":null@EXTRA@},"
-         "\"end\":null,\"adjudicated\":null,\"verdict\":\"unfinished\"}\n");
+         "\"end\":null,\"reason\":null,\"adjudicated\":null,\"verdict\":\"unfinished\"}\n");
     strbuf_free(&b);
 }
 END_TEST
@@ -478,7 +478,7 @@ START_TEST(json_record_with_error_and_end)
          "\"first\":{\"checkmate\":4,\"stalemate\":null,\"insufficient\":null,\"dead\":null,"
          "\"fivefold\":null,\"seventyfive\":null,\"threefold\":null,\"fifty\":null@EXTRA@},"
          "\"end\":{\"reason\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\"},"
-         "\"adjudicated\":\"0-1\",\"verdict\":\"unreadable\"}\n");
+         "\"reason\":null,\"adjudicated\":\"0-1\",\"verdict\":\"unreadable\"}\n");
 
     /* An error without a move: "move":null.  An end at ply 0: "move":null. */
     rec_init(&r);
@@ -508,7 +508,7 @@ START_TEST(json_record_with_error_and_end)
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":0,\"dead\":0,"
          "\"fivefold\":null,\"seventyfive\":null,\"threefold\":null,\"fifty\":null@EXTRA@},"
          "\"end\":{\"reason\":\"dead\",\"ply\":0,\"move\":null},"
-         "\"adjudicated\":\"1/2-1/2\",\"verdict\":\"unreadable\"}\n");
+         "\"reason\":null,\"adjudicated\":\"1/2-1/2\",\"verdict\":\"unreadable\"}\n");
 
     /* Two records append one line each. */
     size_t one = b.len;
@@ -620,7 +620,7 @@ START_TEST(text_record)
     rec_fools_mate(&r);
     strbuf_t b = { 0 };
     report_text(&b, &r.g, "games.pgn");
-    TEXT("report_text", &b, "games.pgn:9\t2\tAnn\tBob\t1/2-1/2\t0-1\twrong-result\tcheckmate at 2...Qh4#\n");
+    TEXT("report_text", &b, "games.pgn:9\t2\tAnn\tBob\t1/2-1/2\t0-1\twrong-result\tcheckmate at 2...Qh4#\t-\n");
 
     /* Tabs and line ends in fields become spaces; missing values are "-". */
     rec_init(&r);
@@ -632,7 +632,7 @@ START_TEST(text_record)
     r.g.verdict = ARB_UNFINISHED;
     strbuf_clear(&b);
     report_text(&b, &r.g, "my\tfile.pgn");
-    TEXT("report_text, odd names", &b, "my file.pgn:4\t7\tTab here\tline  end \t-\t-\tunfinished\t-\n");
+    TEXT("report_text, odd names", &b, "my file.pgn:4\t7\tTab here\tline  end \t-\t-\tunfinished\t-\t-\n");
 
     /* Empty White, no Black, an empty Result tag. */
     rec_init(&r);
@@ -645,7 +645,7 @@ START_TEST(text_record)
     r.g.verdict = ARB_CONSISTENT;
     strbuf_clear(&b);
     report_text(&b, &r.g, "-");
-    TEXT("report_text, empty fields", &b, "-:1\t1\t-\t-\t-\t-\tconsistent\t-\n");
+    TEXT("report_text, empty fields", &b, "-:1\t1\t-\t-\t-\t-\tconsistent\t-\t-\n");
     strbuf_free(&b);
 }
 END_TEST
@@ -672,7 +672,7 @@ START_TEST(text_facts)
     TEXT("report_text, facts", &b,
          "f:1\t1\t-\t-\t1/2-1/2\t1/2-1/2\tmoves-after-end\tfifty-move claimable at start, "
          "threefold claimable at 4...Ng8, fivefold repetition at 8...Ng8, seventy-five-move rule at 8...Ng8, "
-         "stalemate at 15...Kh8\n");
+         "stalemate at 15...Kh8\t-\n");
 
     /* Dead at the same ply as insufficient material is left out ... */
     rec_init(&r);
@@ -684,22 +684,22 @@ START_TEST(text_facts)
     strbuf_clear(&b);
     report_text(&b, &r.g, "f");
     TEXT("report_text, dead = insufficient", &b,
-         "f:1\t1\t-\t-\t-\t-\tconsistent\tinsufficient material at 31.Kxd4\n");
+         "f:1\t1\t-\t-\t-\t-\tconsistent\tinsufficient material at 31.Kxd4\t-\n");
     /* ... but not when it comes earlier, or alone. */
     rec_fact(&r, ARB_DEAD, 40, "20...Bxc3");
     strbuf_clear(&b);
     report_text(&b, &r.g, "f");
     TEXT("report_text, dead before insufficient", &b,
-         "f:1\t1\t-\t-\t-\t-\tconsistent\tdead position at 20...Bxc3, insufficient material at 31.Kxd4\n");
+         "f:1\t1\t-\t-\t-\t-\tconsistent\tdead position at 20...Bxc3, insufficient material at 31.Kxd4\t-\n");
     rec_fact(&r, ARB_INSUFFICIENT, -1, "");
     rec_fact(&r, ARB_DEAD, 0, "");
     strbuf_clear(&b);
     report_text(&b, &r.g, "f");
-    TEXT("report_text, dead alone", &b, "f:1\t1\t-\t-\t-\t-\tconsistent\tdead position at start\n");
+    TEXT("report_text, dead alone", &b, "f:1\t1\t-\t-\t-\t-\tconsistent\tdead position at start\t-\n");
     rec_fact(&r, ARB_INSUFFICIENT, 0, "");
     strbuf_clear(&b);
     report_text(&b, &r.g, "f");
-    TEXT("report_text, both at start", &b, "f:1\t1\t-\t-\t-\t-\tconsistent\tinsufficient material at start\n");
+    TEXT("report_text, both at start", &b, "f:1\t1\t-\t-\t-\t-\tconsistent\tinsufficient material at start\t-\n");
 
     /* An unreadable game: the error first, then the facts before it. */
     rec_init(&r);
@@ -719,7 +719,7 @@ START_TEST(text_facts)
     strbuf_clear(&b);
     report_text(&b, &r.g, "f");
     TEXT("report_text, error", &b,
-         "f:21\t3\tW\tB\t1-0\t1-0\tunreadable\tillegal at 25:14: illegal move Nf9, threefold claimable at 4...Ng8\n");
+         "f:21\t3\tW\tB\t1-0\t1-0\tunreadable\tillegal at 25:14: illegal move Nf9, threefold claimable at 4...Ng8\t-\n");
     strbuf_free(&b);
 }
 END_TEST
@@ -1107,8 +1107,8 @@ static char *strip_sgr(const char *s, size_t n, size_t *len, int *count)
 
 START_TEST(colour_text)
 {
-    static const char *const colour[] = { "\033[32m",   "\033[1;31m", "\033[33m",
-                                          "\033[36m",   "\033[1;35m", "\033[1;31m" };
+    static const char *const colour[] = { "\033[32m", "\033[1;31m", "\033[31m",   "\033[33m",
+                                          "\033[36m", "\033[1;35m", "\033[1;31m" };
     CHECK(sizeof colour / sizeof colour[0] == ARB_VERDICT_COUNT, "a colour for each verdict");
     rec_t r;
     rec_fools_mate(&r);

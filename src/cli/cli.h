@@ -40,6 +40,7 @@ typedef struct cli {
 typedef struct stats {
     uint64_t games, files_failed, rewritten;
     uint64_t status[5], verdict[ARB_VERDICT_COUNT], fact[ARB_FACT_COUNT];
+    uint64_t reason_check[ARB_CHECK_COUNT], no_reason; /* games per check of their reason, and without one */
     report_counts_t problems;
     bool stop;                     /* --max-errors reached, or held_over */
     bool held_over;                /* stopped at cli_t.held_max */

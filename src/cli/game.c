@@ -34,8 +34,11 @@ void cli_add_stats(stats_t *st, const stats_t *p)
     st->rewritten += p->rewritten;
     for (int i = 0; i < 5; i++)
         st->status[i] += p->status[i];
-    for (int i = 0; i < ARB_VERDICT_COUNT; i++)
-        st->verdict[i] += p->verdict[i];
+    for (int v = 0; v < ARB_VERDICT_COUNT; v++)
+        st->verdict[v] += p->verdict[v];
+    for (int c = 0; c < ARB_CHECK_COUNT; c++)
+        st->reason_check[c] += p->reason_check[c];
+    st->no_reason += p->no_reason;
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         st->fact[f] += p->fact[f];
     st->problems.errors += p->problems.errors;
@@ -103,6 +106,10 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     st->games++;
     st->status[g->status]++;
     st->verdict[g->verdict]++;
+    if (g->nreasons)
+        st->reason_check[report_reason_check(g)]++;
+    else
+        st->no_reason++;
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         st->fact[f] += g->first[f] >= 0;
     if (cli->check || cli->fix) {

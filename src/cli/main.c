@@ -389,6 +389,10 @@ static void print_summary(const stats_t *st)
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         fprintf(stderr, " %s %llu%s", arb_fact_name((arb_fact)f), (unsigned long long)st->fact[f],
                 f < ARB_FACT_COUNT - 1 ? "," : "\n");
+    fprintf(stderr, "reasons:");
+    for (int c = 0; c < ARB_CHECK_COUNT; c++)
+        fprintf(stderr, " %s %llu,", arb_check_name((arb_check)c), (unsigned long long)st->reason_check[c]);
+    fprintf(stderr, " none %llu\n", (unsigned long long)st->no_reason);
     if (st->files_failed)
         fprintf(stderr, "unreadable inputs: %llu\n", (unsigned long long)st->files_failed);
 }

@@ -80,7 +80,7 @@ void adjudicate(arb_game *g, const adjudicate_input_t *in, arb_policy policy)
     } else {
         /* Article 6.9: a flag fall loses only if the opponent could mate by
          * some series of legal moves. */
-        int winner = adjudicate_time_winner(g, in->termination);
+        int winner = in->time_claim ? result_winner(recorded_result(g)) : adjudicate_time_winner(g, in->termination);
         if (winner >= 0 && in->cannot_mate[winner]) {
             g->adjudicated = "1/2-1/2";
             if (in->why)

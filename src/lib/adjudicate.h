@@ -12,6 +12,8 @@ typedef struct adjudicate_input {
     int start_stm;          /* side to move at ply 0: 0 white, 1 black */
     bool cannot_mate[2];    /* per colour, in the last position: no mate by any series of moves */
     const char *termination;/* the Termination tag, NULL if none */
+    bool time_claim;        /* a recorded reason says the game was lost on time (any
+                               convention): Article 6.9 applies as for "time forfeit" */
     char *why;              /* where to write g->adjudication */
     size_t why_cap;
 } adjudicate_input_t;

@@ -230,19 +230,60 @@ static int scan_bad(lexer_t *lx, lex_token_t *tok)
     return TOK_BAD;
 }
 
+/* Appends s[0..n) to the kept end of the comment under way (its last
+ * LEX_COMMENT_TAIL bytes), for a comment that spans chunks or is read by
+ * the slow scanners. */
+static void comment_add(lexer_t *lx, const unsigned char *s, size_t n)
+{
+    lx->c_n += n; /* bytes of its text so far */
+    if (n >= LEX_COMMENT_TAIL) {
+        memcpy(lx->ctail, s + n - LEX_COMMENT_TAIL, LEX_COMMENT_TAIL);
+        lx->c_tlen = LEX_COMMENT_TAIL;
+        return;
+    }
+    if (lx->c_tlen + n > LEX_COMMENT_TAIL) {
+        size_t drop = lx->c_tlen + n - LEX_COMMENT_TAIL;
+        memmove(lx->ctail, lx->ctail + drop, lx->c_tlen - drop);
+        lx->c_tlen -= drop;
+    }
+    memcpy(lx->ctail + lx->c_tlen, s, n);
+    lx->c_tlen += n;
+}
+
+/* The comment a slow scanner read ends before q (} or the line end): it
+ * becomes the last comment kept. */
+static void comment_done(lexer_t *lx, const unsigned char *q)
+{
+    lx->c_fresh = false;
+    lx->c_has = true;
+    lx->c_in_chunk = false;
+    lx->c_whole = lx->c_n <= LEX_COMMENT_TAIL;
+    lx->c_off = lx->t_off;
+    lx->c_line = lx->t_line;
+    lx->c_col = lx->t_col;
+    lx->c_eline = lx->line;
+    lx->c_ecol = col_at(lx->line_start, off_of(lx, q));
+}
+
 /* { comment }: no nesting, may span lines. */
 static int scan_brace(lexer_t *lx, lex_token_t *tok)
 {
     const unsigned char *p = lx->p, *end = lx->end;
     const unsigned char *q = memchr(p, '}', (size_t)(end - p));
     count_lines(lx, p, q ? q : end);
+    if (lx->c_fresh)
+        comment_add(lx, p, (size_t)((q ? q : end) - p));
     if (q) {
+        if (lx->c_fresh)
+            comment_done(lx, q);
         lx->p = q + 1;
         return emit(lx, tok, TOK_COMMENT, off_of(lx, q) + 1);
     }
     lx->p = end;
     if (!lx->finished)
         return TOK_MORE;
+    if (lx->c_fresh)
+        comment_done(lx, end);
     emit(lx, tok, TOK_COMMENT, off_of(lx, end));
     tok->unterminated = true;
     return TOK_COMMENT;
@@ -252,12 +293,19 @@ static int scan_brace(lexer_t *lx, lex_token_t *tok)
 static int scan_to_eol(lexer_t *lx, lex_token_t *tok)
 {
     const unsigned char *q = find_eol(lx->p, lx->end);
+    bool keep = lx->c_fresh && lx->st == ST_SEMI;
     if (!q) {
         q = lx->end;
         if (!lx->finished) {
+            if (keep)
+                comment_add(lx, lx->p, (size_t)(q - lx->p));
             lx->p = q;
             return TOK_MORE;
         }
+    }
+    if (keep) {
+        comment_add(lx, lx->p, (size_t)(q - lx->p));
+        comment_done(lx, q);
     }
     lx->p = q;
     if (lx->st == ST_PCT) {
@@ -557,7 +605,22 @@ static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p, uns
             .line = lx->line,
             .col = col_at(lx->line_start, off),
         };
+    if (!lx->c_off_keep) {
+        /* The last comment: where it is, and its end in the chunk. */
+        size_t n = (size_t)(q - p - 1);
+        lx->c_has = lx->c_in_chunk = true;
+        lx->c_whole = n <= LEX_COMMENT_TAIL;
+        lx->c_n = lx->c_whole ? n : LEX_COMMENT_TAIL;
+        lx->c_p = q - lx->c_n;
+        lx->c_off = off;
+        lx->c_line = lx->line;
+        lx->c_col = col_at(lx->line_start, off);
+    }
     count_lines(lx, p + 1, q);
+    if (!lx->c_off_keep) {
+        lx->c_eline = lx->line;
+        lx->c_ecol = col_at(lx->line_start, end - 1);
+    }
     lx->p = q + 1;
     return kind;
 }
@@ -595,6 +658,12 @@ static void retire(lexer_t *lx)
 {
     if (!lx->drained && lx->end > lx->chunk)
         lx->cr_last = lx->end[-1] == '\r';
+    if (lx->c_in_chunk) {
+        /* The last comment's end outlives the chunk. */
+        memcpy(lx->ctail, lx->c_p, lx->c_n);
+        lx->c_tlen = lx->c_n;
+        lx->c_in_chunk = false;
+    }
     lx->drained = true;
     lx->base += (uint64_t)(lx->end - lx->chunk);
     lx->chunk = lx->p = lx->end = lx->seg = lx->nseg = lx->vseg = empty_chunk;
@@ -615,6 +684,39 @@ static lex_kind_t at_end(lexer_t *lx, lex_token_t *tok, lex_kind_t kind)
         .col = col_at(lx->line_start, off),
     };
     return kind;
+}
+
+/* A slow scanner starts a comment: kept unless keeping is off. */
+static void comment_start(lexer_t *lx)
+{
+    lx->c_fresh = !lx->c_off_keep;
+    if (lx->c_fresh) {
+        lx->c_in_chunk = false;
+        lx->c_has = false;
+        lx->c_n = lx->c_tlen = 0;
+    }
+}
+
+void lex_keep_comments(lexer_t *lx, bool keep)
+{
+    lx->c_off_keep = !keep;
+}
+
+bool lex_last_comment(const lexer_t *lx, lex_comment_t *out)
+{
+    if (!lx->c_has)
+        return false;
+    *out = (lex_comment_t){
+        .text = (const char *)(lx->c_in_chunk ? lx->c_p : lx->ctail),
+        .len = lx->c_in_chunk ? lx->c_n : lx->c_tlen,
+        .whole = lx->c_whole,
+        .offset = lx->c_off,
+        .line = lx->c_line,
+        .col = lx->c_col,
+        .end_line = lx->c_eline,
+        .end_col = lx->c_ecol,
+    };
+    return true;
 }
 
 /* Everything but the fast paths: resumed tokens, the pending token, the
@@ -660,10 +762,12 @@ static lex_kind_t next_slow(lexer_t *lx, lex_token_t *tok)
             return TOK_RESULT;
         case '{':
             start(lx, p, ST_BRACE);
+            comment_start(lx);
             k = scan_brace(lx, tok);
             break;
         case ';':
             start(lx, p, ST_SEMI);
+            comment_start(lx);
             k = scan_to_eol(lx, tok);
             break;
         case '[':

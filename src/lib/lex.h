@@ -116,6 +116,33 @@ typedef struct lex_move {
  * wrote; lex_next_mainline() or lex_next() reads on from where it stopped. */
 size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end);
 
+/* The last comment: the reader looks for the sentence a program adds at
+ * the end of the last move's comment ("..., White mates").  The lexer keeps
+ * where the last comment read is and up to LEX_COMMENT_TAIL bytes of its
+ * end: a pointer into the chunk while it lasts, a copy once the chunk is
+ * retired, so that keeping it costs a few stores per comment. */
+#define LEX_COMMENT_TAIL 128
+
+typedef struct lex_comment {
+    const char *text;      /* the last len bytes of its text (without { } or ;): valid until
+                              the next lex_* call */
+    size_t len;            /* 0..LEX_COMMENT_TAIL */
+    bool whole;            /* text is the whole comment */
+    uint64_t offset;       /* stream offset of its { or ; */
+    uint64_t line;         /* line and column of its { or ; */
+    uint32_t col;
+    uint64_t end_line;     /* line and column of the byte after its text (} or the line end) */
+    uint32_t end_col;
+} lex_comment_t;
+
+/* Keeps comments from now on (the default), or not: a reader inside a
+ * variation turns keeping off, so that the last comment kept is the last
+ * one of the mainline. */
+void lex_keep_comments(lexer_t *lx, bool keep);
+
+/* The last comment kept, if any ever was: true and *out filled. */
+bool lex_last_comment(const lexer_t *lx, lex_comment_t *out);
+
 /* The bit of a tag name in a 256-bit set of names (0..255), from its
  * length and its first, middle and last bytes: a filter, as two names may
  * share a bit, so a set bit means "look", a clear one "not there".  (The

@@ -153,6 +153,19 @@ struct lexer {
     unsigned char *vbuf;       /* grows up to RAW_MAX */
     size_t vlen, vcap;
 
+    /* The last comment kept (lex_last_comment()). */
+    bool c_off_keep;              /* comments are not kept (inside a variation) */
+    bool c_has;                   /* a comment was kept */
+    bool c_in_chunk;              /* its tail is c_p[0..c_n) in the chunk, else ctail */
+    bool c_whole;                 /* the tail is its whole text */
+    bool c_fresh;                 /* a slow scan starts a comment: the tail starts empty */
+    const unsigned char *c_p;
+    size_t c_n;
+    uint64_t c_off, c_line, c_eline;
+    uint32_t c_col, c_ecol;
+    size_t c_tlen;
+    unsigned char ctail[LEX_COMMENT_TAIL];
+
     /* A second token produced by the same scan (the rest of a tag line). */
     bool has_pend;
     lex_token_t pend;

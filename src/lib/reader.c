@@ -14,6 +14,8 @@
 #include "lex.h"
 #include "movegen.h"
 #include "pgnarbiter.h"
+#include "reason.h"
+#include "reason_check.h"
 #include "rules.h"
 #include "san.h"
 
@@ -28,7 +30,7 @@ enum state { IDLE, TAGS, MOVES };
 struct tag_ref { size_t name, value, name_len, value_len; };
 
 /* The tags the reader itself looks at. */
-enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJUDICATION, K_COUNT };
+enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJUDICATION, K_DETAILS, K_COUNT };
 #define NO_TAG SIZE_MAX
 
 struct arb_reader {
@@ -69,35 +71,16 @@ struct arb_reader {
     lex_token_t fen_at, variant_at; /* where the FEN and Variant tags are (positions only) */
     board_t standard_start;      /* parsed once: most games start from it */
     dead_search_t *dead;         /* dead-position analysis, made on first use */
+    dead_search_t *dead_reason;  /* the same with a larger budget, for the few reasons that
+                                    claim a side cannot mate; made on first use */
+    arb_span reason_tag[2];      /* where the Termination and TerminationDetails tags are */
+    char reason_msg[ARB_MAX_REASONS][200]; /* texts behind rec.reasons[].message */
+    char comment[LEX_COMMENT_TAIL + 1];    /* the last comment's sentence, blanks as one space */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
 };
 
 static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
-
-const char *arb_version(void)
-{
-    return PACKAGE_VERSION;
-}
-
-const char *arb_fact_name(arb_fact f)
-{
-    return rules_fact_name((enum rules_fact)f);
-}
-
-const char *arb_status_name(arb_status s)
-{
-    static const char *const names[] = { "ok", "illegal", "syntax", "badfen", "unsupported" };
-    return (unsigned)s < 5 ? names[s] : "?";
-}
-
-const char *arb_verdict_name(arb_verdict v)
-{
-    static const char *const names[ARB_VERDICT_COUNT] = {
-        "consistent", "wrong-result", "moves-after-end", "unfinished", "unreadable", "self-contradictory",
-    };
-    return (unsigned)v < ARB_VERDICT_COUNT ? names[v] : "?";
-}
 
 arb_reader *arb_reader_new(const arb_options *opt)
 {
@@ -131,6 +114,7 @@ void arb_reader_free(arb_reader *r)
     if (r->rules_made)
         rules_free(&r->rules);
     dead_search_free(r->dead);
+    dead_search_free(r->dead_reason);
     for (int i = 0; i <= QUEUE_MAX; i++) {
         struct saved *sv = i < QUEUE_MAX ? &r->queue[i] : &r->held;
         free(sv->text);
@@ -183,6 +167,7 @@ static void game_reset(arb_reader *r)
     r->marker[0] = '\0';
     r->ply_marked = 0;
     r->state = IDLE;
+    lex_keep_comments(r->lx, true);
 }
 
 static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
@@ -262,6 +247,8 @@ static enum known tag_kind(const char *s, size_t n)
         return memcmp(s, "Termination", 11) == 0 ? K_TERMINATION : K_OTHER;
     case 12:
         return memcmp(s, "Adjudication", 12) == 0 ? K_ADJUDICATION : K_OTHER;
+    case 18:
+        return memcmp(s, "TerminationDetails", 18) == 0 ? K_DETAILS : K_OTHER;
     default:
         return K_OTHER;
     }
@@ -308,6 +295,11 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
         break;
     case K_ADJUDICATION:
         r->rec.adjudication_tag = here;
+        break;
+    case K_TERMINATION:
+    case K_DETAILS:
+        if (r->known[k] == r->ntags - 1)
+            r->reason_tag[k == K_DETAILS] = here;
         break;
     case K_FEN:
         r->fen_at = *t;
@@ -655,6 +647,121 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
     return false;
 }
 
+/* ---- recorded reasons ---- */
+
+/* The value of the first tag named `name` (White, Black), NULL if none. */
+static const char *tag_named(const arb_reader *r, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < r->ntags; i++)
+        if (r->refs[i].name_len == n && memcmp(r->arena + r->refs[i].name, name, n) == 0)
+            return r->arena + r->refs[i].value;
+    return NULL;
+}
+
+/* The sentence closing the last mainline comment, if it is one the table
+ * knows and the comment follows the last move played: into r->comment. */
+static bool comment_reason(arb_reader *r, const char *recorded, reason_parsed_t *p, arb_reason *out)
+{
+    lex_comment_t c;
+    uint64_t after = r->rec.where.offset;
+    if (r->rules_live && r->ply_marked > r->rules.ply)
+        after = r->ply_end[r->rules.ply];
+    if (!lex_last_comment(r->lx, &c) || c.offset < after || c.offset < r->rec.where.offset)
+        return false;
+    return reason_from_comment(&c, recorded, r->comment, p, out);
+}
+
+/* Reads the game's reason texts into parsed[] and r->rec.reasons[] (text,
+ * from, position, claim, winner), the most telling first; returns how many. */
+static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t parsed[ARB_MAX_REASONS])
+{
+    arb_game *g = &r->rec;
+    reason_parsed_t got[ARB_MAX_REASONS];
+    arb_reason texts[ARB_MAX_REASONS];
+    size_t n = 0;
+    for (int t = 0; t < 2; t++) {
+        enum known k = t ? K_DETAILS : K_TERMINATION;
+        if (r->known[k] == NO_TAG)
+            continue;
+        const struct tag_ref *ref = &r->refs[r->known[k]];
+        const char *value = r->arena + ref->value;
+        arb_reason_from from = t ? ARB_FROM_TERMINATION_DETAILS : ARB_FROM_TERMINATION;
+        if (!reason_parse(value, ref->value_len, from, recorded, &got[n]))
+            continue;
+        /* Up to the value's end (blanks after the words too): NUL-terminated. */
+        texts[n] = (arb_reason){ .text = value + got[n].start, .text_len = ref->value_len - got[n].start, .from = from,
+                                 .line = r->reason_tag[t].line, .col = r->reason_tag[t].col };
+        n++;
+    }
+    if (comment_reason(r, recorded, &got[n], &texts[n]))
+        n++;
+    if (n == 0)
+        return 0;
+    const char *white = NULL, *black = NULL;
+    for (size_t i = 0; i < n; i++) {
+        reason_parsed_t *p = &got[i];
+        texts[i].claim = p->claim;
+        if (p->user_len) {
+            /* chess.com: "<user> won ...", the user being one of the players. */
+            if (!white) {
+                white = tag_named(r, "White");
+                black = tag_named(r, "Black");
+            }
+            reason_name_winner(p, texts[i].text, white, black);
+        }
+        texts[i].winner = p->winner;
+    }
+    /* The most telling text first; on a tie TerminationDetails, then
+     * Termination, then the comment. */
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++) {
+        bool details = texts[i].from == ARB_FROM_TERMINATION_DETAILS;
+        if (got[i].rank > got[best].rank || (got[i].rank == got[best].rank && details))
+            best = i;
+    }
+    size_t k = 0;
+    parsed[k] = got[best];
+    g->reasons[k++] = texts[best];
+    for (size_t i = 0; i < n; i++)
+        if (i != best) {
+            parsed[k] = got[i];
+            g->reasons[k++] = texts[i];
+        }
+    g->nreasons = n;
+    return n;
+}
+
+/* The reader's analysis for reasons that claim a side cannot mate: the
+ * budget of a single position's question (dead.h), asked only for such
+ * claims (insufficient material, timeout draws): a fraction of the games. */
+#define DEAD_REASON_BUDGET 400000
+
+/* Weighs each reason text against the board, after adjudicate(). */
+static void reasons_check(arb_reader *r, const reason_parsed_t *parsed, const adjudicate_input_t *in)
+{
+    arb_game *g = &r->rec;
+    reason_board_t b = { .rules = r->rules_live && !r->opt.legality_only ? &r->rules : NULL,
+                         .start_stm = r->start_stm };
+    b.cannot_mate[0] = in->cannot_mate[0];
+    b.cannot_mate[1] = in->cannot_mate[1];
+    for (size_t i = 0; i < g->nreasons; i++) {
+        arb_claim c = parsed[i].claim;
+        if (b.rules && !b.dead && (c == ARB_CLAIM_INSUFFICIENT || c == ARB_CLAIM_TIME_INSUFFICIENT)) {
+            if (!r->dead_reason)
+                r->dead_reason = dead_search_new(DEAD_REASON_BUDGET);
+            b.dead = r->dead_reason;
+        }
+        reason_check(g, &parsed[i], &b, &g->reasons[i], r->reason_msg[i], sizeof r->reason_msg[i]);
+        g->reasons[i].disagrees = i > 0 && reason_disagree(&parsed[i], &parsed[0]);
+    }
+    /* The reason (the other texts are only compared with it) tells only
+     * where the rules left the result be. */
+    if (g->reasons[0].check == ARB_CHECK_CONTRADICTED && g->verdict != ARB_UNREADABLE &&
+        g->verdict != ARB_WRONG_RESULT)
+        g->verdict = ARB_WRONG_REASON;
+}
+
 /* Completes the game: settles the facts, adjudicates. */
 static void game_complete(arb_reader *r)
 {
@@ -678,6 +785,24 @@ static void game_complete(arb_reader *r)
         g->first[f] = -1;
         g->first_move[f] = "";
     }
+    reason_parsed_t parsed[ARB_MAX_REASONS];
+    const char *recorded = reason_recorded(g);
+    int recorded_winner = reason_result_winner(recorded);
+    size_t nreasons = reasons_read(r, recorded, parsed);
+    /* Article 6.9 for every convention's "lost on time" whose loser is the
+     * recorded loser (or unnamed); an adjudicated win asks the same. */
+    int asks = -1;
+    for (size_t i = 0; i < nreasons; i++) {
+        int w = parsed[i].winner;
+        if (parsed[i].claim == ARB_CLAIM_TIME && (w < 0 || w == recorded_winner))
+            in.time_claim = true;
+        if (parsed[i].claim == ARB_CLAIM_ADJUDICATION)
+            asks = w >= 0 ? w : recorded_winner;
+    }
+    /* A Termination tag read as a reason is covered by time_claim: its
+     * "time forfeit" needs no second reading. */
+    if (nreasons && r->known[K_TERMINATION] != NO_TAG)
+        in.termination = NULL;
     if (r->rules_live) {
         rules_finish(&r->rules);
         g->plies = r->rules.ply;
@@ -689,11 +814,15 @@ static void game_complete(arb_reader *r)
             in.cannot_mate[c] = r->rules.cannot_win[c] || rules_side_insufficient(r->rules.pos, c);
         /* Article 6.9: a game lost on time is drawn if the winner could not
          * mate by any series of legal moves; worth the full analysis. */
-        int winner = adjudicate_time_winner(g, in.termination);
+        int winner = in.time_claim ? recorded_winner : adjudicate_time_winner(g, in.termination);
         if (winner >= 0 && !in.cannot_mate[winner] && dead_analysis(r))
             in.cannot_mate[winner] = winner_cannot_mate(r->dead, r->rules.pos, winner);
+        if (asks >= 0 && asks != winner && !in.cannot_mate[asks] && dead_analysis(r))
+            in.cannot_mate[asks] = winner_cannot_mate(r->dead, r->rules.pos, asks);
     }
     adjudicate(g, &in, r->opt.policy);
+    if (nreasons)
+        reasons_check(r, parsed, &in);
     if (g->has_end && (size_t)g->end_ply < r->ply_marked) {
         uint64_t at = r->ply_end[g->end_ply];
         g->end_move_span = (arb_span){ at, at, 0, 0 };
@@ -879,11 +1008,13 @@ static bool step(arb_reader *r, const lex_token_t *t)
         game_complete(r);
         return true;
     case TOK_VAR_OPEN:
-        r->depth++;
+        /* The last move's comment is the mainline's: none in a variation. */
+        if (r->depth++ == 0)
+            lex_keep_comments(r->lx, false);
         return false;
     case TOK_VAR_CLOSE:
-        if (r->depth > 0)
-            r->depth--;
+        if (r->depth > 0 && --r->depth == 0)
+            lex_keep_comments(r->lx, true);
         return false;
     case TOK_SYMBOL:
         if (r->depth > 0)

@@ -1,6 +1,7 @@
 /* report.c: JSON lines for jq, text lines for grep. */
 #include "report.h"
 
+#include "adjudicate.h"
 #include "board.h"
 #include "dead.h"
 #include "movegen.h"
@@ -333,6 +334,68 @@ static size_t len_or_0(const char *s)
  * strings aside: more than enough. */
 enum { JSON_RECORD_ROOM = 1024 + ARB_FACT_COUNT * 48 };
 
+/* Room for one reason object's keys, names and numbers, the strings aside. */
+enum { REASON_ROOM = 320 };
+
+/* Writes a reason object at o without its closing brace (others goes
+ * there for the first); an other says whether it disagrees with the first. */
+static char *json_reason(char *o, const arb_reason *r, bool other)
+{
+    /* The names as JSON strings, with the keys before them: each a copy of
+     * 32 bytes (two moves, no call), the record's room allowing for the
+     * bytes beyond the name, which the next key overwrites. */
+#define NAMED(s) { s, sizeof(s) - 1 }
+    typedef struct { char s[32]; size_t n; } named_t;
+    static const named_t from[] = {
+        NAMED(",\"from\":\"Termination\""), NAMED(",\"from\":\"TerminationDetails\""),
+        NAMED(",\"from\":\"comment\""),
+    }, claim[ARB_CLAIM_COUNT] = {
+        NAMED(",\"claim\":\"checkmate\""), NAMED(",\"claim\":\"stalemate\""),
+        NAMED(",\"claim\":\"threefold\""), NAMED(",\"claim\":\"fifty\""),
+        NAMED(",\"claim\":\"insufficient\""), NAMED(",\"claim\":\"time\""),
+        NAMED(",\"claim\":\"time-insufficient\""), NAMED(",\"claim\":\"resignation\""),
+        NAMED(",\"claim\":\"agreement\""), NAMED(",\"claim\":\"adjudication\""),
+        NAMED(",\"claim\":\"abandoned\""), NAMED(",\"claim\":\"illegal-move\""),
+        NAMED(",\"claim\":\"normal\""), NAMED(",\"claim\":\"unterminated\""),
+        NAMED(",\"claim\":\"other\""),
+    }, winner[3] = {
+        NAMED(",\"winner\":null"), NAMED(",\"winner\":\"white\""), NAMED(",\"winner\":\"black\""),
+    }, check[ARB_CHECK_COUNT] = {
+        NAMED(",\"check\":\"confirmed\""), NAMED(",\"check\":\"contradicted\""),
+        NAMED(",\"check\":\"site-rule\""), NAMED(",\"check\":\"superseded\""),
+        NAMED(",\"check\":\"unverifiable\""),
+    };
+#undef NAMED
+    o = LIT(o, "{\"text\":");
+    o = json_quoted(o, (const unsigned char *)r->text, r->text_len);
+    memcpy(o, from[r->from].s, 32);
+    o = LIT(o + from[r->from].n, ",\"line\":");
+    o = write_u64(o, r->line);
+    o = LIT(o, ",\"col\":");
+    o = write_u64(o, r->col);
+    memcpy(o, claim[r->claim].s, 32);
+    o += claim[r->claim].n;
+    int w = r->winner == 0 ? 1 : r->winner == 1 ? 2 : 0;
+    memcpy(o, winner[w].s, 32);
+    o += winner[w].n;
+    memcpy(o, check[r->check].s, 32);
+    o += check[r->check].n;
+    if (r->message[0]) {
+        o = LIT(o, ",\"message\":");
+        o = json_quoted(o, (const unsigned char *)r->message, strlen(r->message));
+    } else {
+        o = LIT(o, ",\"message\":\"\"");
+    }
+    if (other)
+        o = r->disagrees ? LIT(o, ",\"disagrees\":true") : LIT(o, ",\"disagrees\":false");
+    return o;
+}
+
+arb_check report_reason_check(const arb_game *g)
+{
+    return g->nreasons ? g->reasons[0].check : ARB_CHECK_UNVERIFIABLE;
+}
+
 /* The record goes out into one reservation: room for the fixed part, and
  * for each string six bytes out per byte in at worst, with its quotes. */
 void report_json(strbuf_t *b, const arb_game *g, const char *file)
@@ -357,6 +420,8 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
                                           adjudicated_len + move_len + message_len + end_reason_len + end_move_len);
     for (size_t i = 0; i < g->ntags; i++)
         room += 6 * (g->tags[i].name_len + g->tags[i].value_len) + 6;
+    for (size_t i = 0; i < g->nreasons; i++)
+        room += REASON_ROOM + 6 * (g->reasons[i].text_len + strlen(g->reasons[i].message));
     if (!strbuf_reserve(b, room))
         return;
 
@@ -428,6 +493,20 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
     } else {
         o = LIT(o, "null");
     }
+    o = LIT(o, ",\"reason\":");
+    if (g->nreasons) {
+        o = json_reason(o, &g->reasons[0], false);
+        o = LIT(o, ",\"others\":[");
+        for (size_t i = 1; i < g->nreasons; i++) {
+            if (i > 1)
+                *o++ = ',';
+            o = json_reason(o, &g->reasons[i], true);
+            *o++ = '}';
+        }
+        o = LIT(o, "]}");
+    } else {
+        o = LIT(o, "null");
+    }
     o = LIT(o, ",\"adjudicated\":");
     o = json_cstr(o, g->adjudicated, adjudicated_len);
     o = LIT(o, ",\"verdict\":");
@@ -486,7 +565,7 @@ void report_text(strbuf_t *b, const arb_game *g, const char *file)
 /* ANSI colours for terminals, as compilers use them. */
 #define SGR_RESET "\033[0m"
 static const char *const verdict_color[ARB_VERDICT_COUNT] = {
-    "\033[32m", "\033[1;31m", "\033[33m", "\033[36m", "\033[1;35m", "\033[1;31m",
+    "\033[32m", "\033[1;31m", "\033[31m", "\033[33m", "\033[36m", "\033[1;35m", "\033[1;31m",
 };
 
 void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool color)
@@ -545,7 +624,29 @@ void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool co
     }
     if (!any)
         strbuf_append(b, "-", 1);
-    strbuf_append(b, "\n", 1);
+    /* The reason and its check: threefold "Game drawn by repetition" contradicted;
+     * one reservation for the field. */
+    if (g->nreasons) {
+        const arb_reason *r = &g->reasons[0];
+        const char *claim = arb_claim_name(r->claim), *check = arb_check_name(r->check);
+        size_t nc = strlen(claim), nk = strlen(check);
+        if (strbuf_reserve(b, r->text_len + nc + nk + 8)) {
+            char *o = b->data + b->len;
+            *o++ = '\t';
+            memcpy(o, claim, nc);
+            o = LIT(o + nc, " \"");
+            for (size_t i = 0; i < r->text_len; i++) {
+                char c = r->text[i];
+                *o++ = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
+            }
+            o = LIT(o, "\" ");
+            memcpy(o, check, nk);
+            o[nk] = '\n';
+            b->len = (size_t)(o + nk + 1 - b->data);
+        }
+    } else {
+        strbuf_append(b, "\t-\n", 3);
+    }
 }
 
 /* The kinds of problem, in the order of report_rule_t. */
@@ -663,6 +764,51 @@ void report_problems(const arb_game *g, bool strict, report_problem_fn *fn, void
         PROBLEM(REPORT_NO_MARKER, g->where.line, g->where.col, "no termination marker", NULL, NULL, NULL);
     if (!g->has_end && g->result && strcmp(g->result, "*") == 0)
         PROBLEM(REPORT_UNFINISHED, rt->line, rt->col, "unfinished game (Result \"*\")", NULL, NULL, NULL);
+    /* The reason: errors and warnings by its check.  Another text: a
+     * warning where it disagrees with the reason, or is contradicted while
+     * the reason is not. */
+    for (size_t i = 0; i < g->nreasons; i++) {
+        const arb_reason *r = &g->reasons[i];
+        char what[200];
+        snprintf(what, sizeof what, "%s \"%.*s\"", r->from == ARB_FROM_COMMENT ? "final comment" : arb_reason_from_name(r->from),
+                 (int)(r->text_len > 120 ? 120 : r->text_len), r->text);
+        if (i > 0) {
+            const arb_reason *f = &g->reasons[0];
+            char first[200];
+            snprintf(first, sizeof first, "%s \"%.*s\"",
+                     f->from == ARB_FROM_COMMENT ? "final comment" : arb_reason_from_name(f->from),
+                     (int)(f->text_len > 120 ? 120 : f->text_len), f->text);
+            if (r->disagrees)
+                PROBLEM(REPORT_REASON_DISAGREES, r->line, r->col, "%s disagrees with %s", what, first, NULL);
+            else if (r->check == ARB_CHECK_CONTRADICTED && f->check != ARB_CHECK_CONTRADICTED)
+                PROBLEM(REPORT_REASON_DISAGREES, r->line, r->col, "%s contradicts %s", what,
+                        r->result_conflict ? "the result recorded" : "the board", NULL);
+            continue;
+        }
+        switch (r->check) {
+        case ARB_CHECK_CONTRADICTED:
+            if (r->result_conflict) {
+                char rec[64];
+                if (adjudicate_is_result(g->result))
+                    snprintf(rec, sizeof rec, "Result \"%s\"", g->result);
+                else
+                    snprintf(rec, sizeof rec, "the termination marker %s", g->marker ? g->marker : "?");
+                PROBLEM(REPORT_WRONG_REASON, r->line, r->col, "%s contradicts %s", what, rec, NULL);
+            } else if (!(r->claim == ARB_CLAIM_TIME && g->verdict == ARB_WRONG_RESULT)) {
+                /* (A loss on time that Article 6.9 makes a draw has its error above.) */
+                PROBLEM(REPORT_WRONG_REASON, r->line, r->col, "%s contradicts the board: %s", what, r->message, NULL);
+            }
+            break;
+        case ARB_CHECK_SITE_RULE:
+            PROBLEM(REPORT_REASON_SITE_RULE, r->line, r->col, "%s holds only under chess.com's rule: %s", what, r->message, NULL);
+            break;
+        case ARB_CHECK_SUPERSEDED:
+            PROBLEM(REPORT_REASON_SUPERSEDED, r->line, r->col, "%s: %s", what, r->message, NULL);
+            break;
+        default:
+            break;
+        }
+    }
 #undef PROBLEM
 }
 

@@ -76,7 +76,14 @@ typedef struct report_counts {
     X(REPORT_SYNTAX, "syntax", true, "Text that cannot be read as PGN")                                    \
     X(REPORT_BAD_FEN, "bad-fen", true, "The FEN tag is not a position that can occur")                     \
     X(REPORT_UNSUPPORTED_VARIANT, "unsupported-variant", false,                                             \
-      "A variant other than standard chess and Chess960, not checked")
+      "A variant other than standard chess and Chess960, not checked")                                      \
+    X(REPORT_WRONG_REASON, "wrong-reason", true, "The recorded reason the game ended contradicts the board") \
+    X(REPORT_REASON_SITE_RULE, "reason-site-rule", false,                                                    \
+      "The recorded reason holds under the site's own rule, not under FIDE's")                              \
+    X(REPORT_REASON_SUPERSEDED, "reason-superseded", false,                                                  \
+      "The game had already ended by rule before the recorded reason")                                     \
+    X(REPORT_REASON_DISAGREES, "reason-disagrees", false,                                                    \
+      "A further reason text of the game disagrees with the reason or with the board")
 
 typedef enum report_rule {
 #define REPORT_RULE_ENUM(e, id, err, desc) e,
@@ -139,6 +146,10 @@ struct dead_search;
  * s is the analysis to use.  Returns 0, or -1 if the FEN is not a legal
  * position (the line then says why). */
 int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
+
+/* The check that stands for g's reasons as a whole (g->nreasons > 0):
+ * contradicted if any text is, else the check of reasons[0]. */
+arb_check report_reason_check(const arb_game *g);
 
 /* Words for a fact as the reason a game ended ("fivefold repetition",
  * "threefold repetition claimed"). */

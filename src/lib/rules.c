@@ -444,3 +444,17 @@ void rules_finish(rules_t *r)
         settle(r, movegen_has_legal(&r->board));
     r->pending = false;
 }
+
+void rules_final(const rules_t *r, rules_final_t *out)
+{
+    const board_t *b = r->pos;
+    bool has_move = r->first[FACT_CHECKMATE] != (int32_t)r->ply && r->first[FACT_STALEMATE] != (int32_t)r->ply;
+    bool mate = r->first[FACT_CHECKMATE] == (int32_t)r->ply;
+    out->occurrences = sightings(r, b->key, r->base + r->ply);
+    out->fivefold = r->first[FACT_FIVEFOLD] >= 0;
+    out->declared_threefold =
+        out->occurrences < 3 && has_move && r->twice[!b->stm] && threefold_by_declared_move(r);
+    out->threefold = out->occurrences >= 3 || out->declared_threefold;
+    out->halfmove = b->halfmove;
+    out->fifty = !mate && (b->halfmove >= 100 || (b->halfmove == 99 && has_move && fifty_by_declared_move(b)));
+}

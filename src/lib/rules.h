@@ -135,6 +135,22 @@ static inline int rules_play(rules_t *r, move_t m)
 /* Settles the facts of the last position (call once, after the last move). */
 void rules_finish(rules_t *r);
 
+/* What the last position says of a threefold or fifty-move claim made
+ * there (after rules_finish()); computed on demand, for the few games whose
+ * recorded reason claims one. */
+typedef struct rules_final {
+    uint32_t occurrences;   /* times the last position occurred since the last capture or pawn
+                               move, 1.. (counted afresh after a fivefold: see `fivefold`) */
+    bool threefold;         /* 9.2: it occurred three times, or a move declared reaches a third */
+    bool declared_threefold;/* the second: a move reaches a third occurrence */
+    bool fivefold;          /* a fivefold repetition happened in the game (counts restart) */
+    bool fifty;             /* 9.3: clock >= 100 and not mate, or clock 99 and a declared quiet
+                               move reaches 100 without mate or stalemate */
+    unsigned halfmove;      /* the halfmove clock, plies */
+} rules_final_t;
+
+void rules_final(const rules_t *r, rules_final_t *out);
+
 /* True if color cannot mate by any series of legal moves, judged on
  * material alone (python-chess has_insufficient_material): no pawn, rook or
  * queen, and either a lone knight against nothing but a queen, or bishops

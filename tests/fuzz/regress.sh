@@ -37,7 +37,7 @@ pgns=$(find "$top/tests/data" "$top/data" -name '*.pgn' 2>/dev/null | sort)
 
 passed=0
 failed=0
-for name in lex reader split fen san json fix; do
+for name in lex reader split fen san json fix reason; do
     prog=$build/tests/fuzz/fuzz_$name
     if [ ! -x "$prog" ]; then
         echo "FAIL: $name: no program $prog"

@@ -43,7 +43,7 @@ build | seed | run | regress) shift ;;
     ;;
 *) cmd=run ;;
 esac
-all="lex reader split fen san json fix"
+all="lex reader split fen san json fix reason"
 harnesses=${*:-$all}
 for h in $harnesses; do
     case " $all " in
@@ -197,6 +197,14 @@ for f in fens:
     put('fen', f)
 put('fen', b'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')
 put('san', bytes([0x40 | 20, 1, 0x2c]) + b'O-O O-O-O Kg1 Rf1 Nc3 e4')
+# reason: byte 0 picks the place (0 Termination, 1 TerminationDetails, 2
+# comment, 3 all; 16 the game 1. e4 e5) and the result (bits 2-3).
+for head, text in ((2 | 4, b'-8.11/24 5.0s, Black mates'), (0, b'Game drawn by repetition'),
+                   (1 | 8, b'SyzygyTB'), (3, b'White loses on time (35ms overrun)'),
+                   (0 | 16, b'ann won on time'), (2 | 8 | 16, b'x,\r\n Draw by 3-fold repetition '),
+                   (0 | 8 | 16, b'Game drawn by timeout vs insufficient material'), (2, b'book'),
+                   (1 | 16, b'Adjudication: TCEC draw rule'), (0, b'Time forfeit')):
+    put('reason', bytes([head]) + text)
 EOF
 }
 

@@ -1,0 +1,75 @@
+/* reason.h: what a recorded reason text claims ended the game.
+ *
+ * Three places hold such texts: the Termination tag (PGN standard 9.8.1,
+ * lichess, chess.com, c-chess-cli, Banksia, TCEC 2010), TCEC's
+ * TerminationDetails tag, and the sentence that cutechess, fastchess and
+ * TCEC add at the end of the last move's comment ("{-8.11/24 5.0s, White
+ * wins by adjudication}").  reason_parse() reads one text into a claim, the
+ * side it names as winner and the result it implies; it is pure and driven
+ * by one immutable table (reason.c), which pgn-arbiter(1) lists in full.
+ * What the board says of the claim is reason_check.h's business. */
+#ifndef ARB_REASON_H
+#define ARB_REASON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lex.h"
+#include "pgnarbiter.h"
+
+/* The result a text implies. */
+enum reason_implies {
+    IMPLIES_NOTHING,
+    IMPLIES_WHITE,   /* White won */
+    IMPLIES_BLACK,   /* Black won */
+    IMPLIES_DRAW,
+    IMPLIES_DECISIVE /* someone won, the text does not say who ("TCEC win rule") */
+};
+
+/* Whose rule the claim follows where the site's and FIDE's differ. */
+enum reason_site {
+    SITE_FIDE,     /* the engine managers, TCEC, the PGN standard */
+    SITE_CHESSCOM, /* chess.com's insufficient-material and timeout rules */
+    SITE_LICHESS   /* lichess's "Insufficient material": a claim that one side cannot mate */
+};
+
+typedef struct reason_parsed {
+    arb_claim claim;
+    int winner;                  /* the side the text names as winner: 0 White, 1 Black, -1 none */
+    enum reason_implies implies;
+    enum reason_site site;
+    bool tablebase;              /* a tablebase adjudication (SyzygyTB, TB position) */
+    int rank;                    /* how much the text says: 0 nothing (lichess Normal, an unknown
+                                    value), 1 a bare tag word ("time forfeit"), 2 a claim the
+                                    board can weigh or a sentence naming a side */
+    size_t start, len;           /* the sentence within the text given */
+    size_t user_start, user_len; /* chess.com "<user> won ...": the name; user_len 0 if none.
+                                    The caller matches it against White and Black and sets
+                                    winner (and implies) from it */
+} reason_parsed_t;
+
+/* Reads text[0..len) (need not be NUL-terminated) read from `from`.  A tag
+ * value is always a reason: an unknown one is ARB_CLAIM_OTHER with rank 0;
+ * only an empty (or blank) value is none.  A comment is a reason only when
+ * its last sentence (after the last ", ", else the whole comment, blanks
+ * trimmed) is one of the sentences the table knows.  recorded is the result
+ * recorded (NULL if none): a bare "time forfeit" or "timeout" drawn is a
+ * time-insufficient claim.  Returns true and fills *out, or false. */
+bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
+                  reason_parsed_t *out);
+
+/* The sentence that closes comment c, if it is one the table knows (as
+ * reason_parse() reads a comment): the comment's kept end, blanks and line
+ * ends as one space, goes to buf (LEX_COMMENT_TAIL + 1 bytes, owned by the
+ * caller); out->text points into it, with the sentence's line and column in
+ * the input.  Returns true and fills *p and *out, or false. */
+bool reason_from_comment(const lex_comment_t *c, const char *recorded, char *buf, reason_parsed_t *p,
+                         arb_reason *out);
+
+/* chess.com "<user> won ...": the winner (and the result implied) when the
+ * user named at the start of text (the sentence, p->user_len bytes) is the
+ * White or the Black player (either may be NULL); a name that is neither
+ * leaves no winner.  user_start becomes relative to text. */
+void reason_name_winner(reason_parsed_t *p, const char *text, const char *white, const char *black);
+
+#endif
