@@ -133,6 +133,11 @@ static bool read_file(watched_t *w)
     return true;
 }
 
+/* True if the file may have changed since the last look.  File times are
+ * kept in the kernel's coarse clock (a few milliseconds), so a rewrite of
+ * the same size soon after a look can leave size and times as they were:
+ * a file modified in the last two seconds is read again anyway (an
+ * unchanged text costs a comparison, no replay). */
 static bool stat_changed(watched_t *w)
 {
     struct stat sb;
@@ -141,7 +146,7 @@ static bool stat_changed(watched_t *w)
     bool changed = !w->have_sb || sb.st_ino != w->sb.st_ino || sb.st_dev != w->sb.st_dev ||
                    sb.st_size != w->sb.st_size || sb.st_mtim.tv_sec != w->sb.st_mtim.tv_sec ||
                    sb.st_mtim.tv_nsec != w->sb.st_mtim.tv_nsec || sb.st_ctim.tv_sec != w->sb.st_ctim.tv_sec ||
-                   sb.st_ctim.tv_nsec != w->sb.st_ctim.tv_nsec;
+                   sb.st_ctim.tv_nsec != w->sb.st_ctim.tv_nsec || time(NULL) - sb.st_mtim.tv_sec <= 2;
     w->sb = sb;
     w->have_sb = true;
     return changed;
