@@ -44,10 +44,14 @@ for scenario in round poll; do
 done
 
 # usage ERROR-TEXT ARG...: exit status 2, the text on stderr, nothing on stdout.
+# (Bounded by timeout(1), if there is one: a refusal that failed would follow
+# forever.)
+bound=
+command -v timeout >/dev/null 2>&1 && bound="timeout 120"
 usage() {
     want=$1
     shift
-    "$prog" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    $bound "$prog" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     rc=$?
     if [ "$rc" -eq 2 ] && grep -q -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
         pass "pgn-arbiter $*: exit 2, '$want'"
