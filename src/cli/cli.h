@@ -31,6 +31,10 @@ typedef struct cli {
     const char *explain;           /* --explain: a game number or Tag=value, NULL if not */
     bool ascii;                    /* --ascii: diagrams in letters */
     const char *fen;               /* --fen: a position to judge, "-" for stdin, NULL if not */
+    bool follow;                   /* --follow: watch the FILEs and report new facts as events */
+    bool poll;                     /* --poll: stat the files every interval_ms, no inotify */
+    unsigned interval_ms;          /* --interval: poll period, milliseconds, 1.. */
+    unsigned settle_ms;            /* --settle: how long an uncertain event must stay unchanged */
     size_t held_max;               /* cli_stream() stops once it has written this much (0: no
                                       limit): a worker's file, held in memory until its turn */
     rewrite_options_t rewrite;

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "dead.h"
 #include "files.h"
+#include "follow.h"
 #include "game.h"
 #include "process.h"
 
@@ -30,6 +31,7 @@ enum opt_id {
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
     OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII, OPT_FEN, OPT_FORMAT,
+    OPT_FOLLOW, OPT_INTERVAL, OPT_SETTLE, OPT_POLL,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -77,6 +79,20 @@ static const struct option_spec {
       "no PGN: the facts of one position (- : one FEN per line from\n"
       "standard input): legal moves, check, material, whether each\n"
       "side can still mate (with a helpmate line), dead or not" },
+    { "follow", OPT_FOLLOW, no_argument, NULL,
+      "watch the FILEs of games in progress and write one line per\n"
+      "new claim, end of game, illegal move, contradicted result or\n"
+      "withdrawn fact as they change (with --json: JSON lines); runs\n"
+      "until interrupted" },
+    { "settle", OPT_SETTLE, required_argument, "SECONDS",
+      "with --follow: how long what a half-written file could show\n"
+      "falsely (an illegal move, unreadable text, a fact at the last\n"
+      "move of a game cut short) must stay unchanged (default: 2)" },
+    { "poll", OPT_POLL, no_argument, NULL,
+      "with --follow: look at the files every --interval instead of\n"
+      "being told of changes (for file systems without inotify)" },
+    { "interval", OPT_INTERVAL, required_argument, "SECONDS",
+      "with --follow --poll: how often to look (default: 1)" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "progress", OPT_PROGRESS, no_argument, NULL,
       "show a progress line on stderr even when it is not a terminal\n"
@@ -157,9 +173,24 @@ static unsigned parse_facts(const char *list)
     return mask;
 }
 
+/* SECONDS for --settle and --interval, in milliseconds: 0.001 to 86400. */
+static unsigned parse_seconds(const char *opt, const char *arg)
+{
+    char *end;
+    errno = 0;
+    double s = strtod(arg, &end);
+    if (errno || *end || end == arg || !(s >= 0.001 && s <= 86400)) {
+        fprintf(stderr, "pgn-arbiter: %s needs a number of seconds from 0.001 to 86400, got '%s'\n", opt, arg);
+        fprintf(stderr, "Try 'pgn-arbiter --help' for more information.\n");
+        exit(EXIT_USAGE);
+    }
+    return (unsigned)(s * 1000 + 0.5);
+}
+
 static cli_t parse_options(int argc, char **argv)
 {
     cli_t cli = { .lib = { .allow_null_moves = false, .policy = ARB_RULES_FIDE },
+                  .interval_ms = 1000, .settle_ms = 2000,
                   .rewrite = { .annotate = true, .truncate = false } };
     struct option longopts[NOPTIONS + 1];
     char shortopts[2 * NOPTIONS + 2];
@@ -179,6 +210,7 @@ static cli_t parse_options(int argc, char **argv)
     shortopts[0] = ':';
     int c, color = 0;
     bool has_format = false;
+    bool follow_opt = false;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
@@ -204,6 +236,10 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_EXPLAIN: cli.explain = optarg; break;
         case OPT_ASCII: cli.ascii = true; break;
         case OPT_FEN: cli.fen = optarg; break;
+        case OPT_FOLLOW: cli.follow = true; break;
+        case OPT_POLL: cli.poll = true; break;
+        case OPT_INTERVAL: cli.interval_ms = parse_seconds("--interval", optarg); follow_opt = true; break;
+        case OPT_SETTLE: cli.settle_ms = parse_seconds("--settle", optarg); follow_opt = true; break;
         case OPT_CHECK: cli.check = true; break;
         case OPT_STRICT: cli.strict = true; break;
         case OPT_FORMAT: {
@@ -282,6 +318,10 @@ static cli_t parse_options(int argc, char **argv)
                           "they cannot be combined with --fix");
     if ((cli.rewrite.truncate || !cli.rewrite.annotate) && !cli.fix)
         usage_error("%s", "--truncate and --no-annotate go with --fix");
+    if ((follow_opt || cli.poll) && !cli.follow)
+        usage_error("%s", "--settle, --poll and --interval go with --follow");
+    if (cli.follow && (cli.fix || cli.check || cli.explain || cli.fen || cli.summary))
+        usage_error("%s", "--follow cannot be combined with --fix, --check, --explain, --fen or --summary");
     return cli;
 }
 
@@ -477,6 +517,14 @@ int main(int argc, char **argv)
     const cli_t cli = parse_options(argc, argv);
     if (cli.fen)
         return fen_mode(&cli, argc);
+    if (cli.follow) {
+        if (optind >= argc)
+            usage_error("%s", "--follow needs at least one FILE");
+        for (int i = optind; i < argc; i++)
+            if (strcmp(argv[i], "-") == 0)
+                usage_error("%s", "--follow follows files: standard input cannot be read again as it changes");
+        return follow_run(argv + optind, (size_t)(argc - optind), &cli);
+    }
     stats_t st = { 0 };
     if (cli.in_place && optind >= argc)
         usage_error("%s", "--in-place needs at least one FILE");

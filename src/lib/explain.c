@@ -690,3 +690,48 @@ int explain_game(const char *pgn, size_t len, const char *name, bool ascii, strb
 {
     return explain_game_opt(pgn, len, name, ascii, NULL, out);
 }
+
+_Static_assert(RULES_MOVE_TEXT == 24, "explain_claim() declares its move buffer as char[24]");
+
+int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact f, uint32_t p, int *side,
+                  char declared[24])
+{
+    static const arb_options defaults = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
+    if (!opt)
+        opt = &defaults;
+    arb_reader *r = arb_reader_new(opt);
+    if (!r)
+        return -1;
+    bool oom = false;
+    arb_reader_feed(r, pgn, len);
+    arb_reader_finish(r);
+    const arb_game *g = arb_reader_next(r, &oom);
+    int rc = oom ? -1 : 1;
+    replay_t rp = { .opt = opt };
+    if (g && (f == ARB_THREEFOLD || f == ARB_FIFTY) && g->first[f] == (int32_t)p) {
+        rp.limit = g->plies;
+        board_t start;
+        if (start_position(g, &start))
+            replay_game(&rp, pgn, len, &start);
+        if (rp.oom)
+            rc = -1;
+        else if (replay_agrees(&rp, g))
+            rc = 0;
+    }
+    if (rc == 0) {
+        const board_t *b = &rp.ply[p].pos;
+        move_t m;
+        board_t next;
+        *side = b->stm;
+        declared[0] = '\0';
+        if (f == ARB_THREEFOLD && occurrences(NULL, &rp, p, b->key, 0) < 3 && declared_repetition(&rp, p, &m, &next))
+            move_text(b, m, declared);
+        if (f == ARB_FIFTY && b->halfmove < 100 && declared_fifty(&rp, p, &m))
+            move_text(b, m, declared);
+    }
+    if (rp.rules_live)
+        rules_free(&rp.rules);
+    free(rp.ply);
+    arb_reader_free(r);
+    return rc;
+}

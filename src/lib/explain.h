@@ -27,4 +27,15 @@ int explain_game(const char *pgn, size_t len, const char *name, bool ascii, strb
 int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, const arb_options *opt,
                      strbuf_t *out);
 
+/* How the claim of fact f (ARB_THREEFOLD or ARB_FIFTY) that the record of
+ * the first game of pgn[0..len) places at ply p is made: *side is the
+ * player who may claim (0 White, 1 Black), and declared[] the move that
+ * player may write down and declare (FIDE 9.2.1.1, 9.3.1), numbered
+ * ("34...Kg7"; the move played when the score records it), or "" when the
+ * position at ply p allows the claim by itself (9.2.1.2, 9.3.2).  Returns
+ * 0; 1 if the game cannot be replayed to ply p as the reader replayed it
+ * (nothing is set); -1 if memory ran out. */
+int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact f, uint32_t p, int *side,
+                  char declared[24]);
+
 #endif

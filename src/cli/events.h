@@ -1,0 +1,42 @@
+/* events.h: what is new in the games of one followed file (--follow)
+ * since the file was last read, as event lines.
+ *
+ * Each read of the file is replayed whole; its games are matched with the
+ * games of earlier reads by their tags (Round and Board, else Round, White
+ * and Black, else their place in the file), and each fact, illegal move,
+ * unreadable text or contradicted result is an event written once.  A fact
+ * that a later read no longer shows (moves taken back) is withdrawn.
+ * What a half-written file could show falsely waits until it has stayed
+ * the same for cli_t.settle_ms: see "Following a live round" in
+ * pgn-arbiter(1) for the rules. */
+#ifndef ARB_CLI_EVENTS_H
+#define ARB_CLI_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "cli.h"
+
+typedef struct events events_t;
+
+/* The events of the file named `file` (kept by pointer: it must outlive
+ * the handle), read with the options of cli (kept likewise).  NULL if out
+ * of memory. */
+events_t *events_new(const char *file, const cli_t *cli);
+void events_free(events_t *e);
+
+/* Takes text[0..len), the whole file as it is now, read at `now` (a
+ * monotonic clock, seconds) and `wall` (the time printed), and appends the
+ * lines of the events it makes certain to out.  False if memory ran out. */
+bool events_read(events_t *e, const char *text, size_t len, double now, time_t wall, strbuf_t *out);
+
+/* Appends the lines of the events that waited for the settle time and
+ * have waited long enough at `now`.  False if memory ran out. */
+bool events_due(events_t *e, double now, time_t wall, strbuf_t *out);
+
+/* When the next waiting event will be due (monotonic seconds), or a
+ * negative number if none waits. */
+double events_next_due(const events_t *e);
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/sh
+# follow.sh: --follow, the live arbiter, against a simulated broadcast.
+#
+# tests/follow-sim.py plays the real games of tests/data/follow/ into a
+# round's file the way broadcast software does (whole-file rewrites in
+# place and by rename, writes cut in the middle of a move or a tag, a game
+# joining late, two moves taken back) while `pgn-arbiter --follow --json`
+# follows it, and checks the events against the batch report of each
+# complete file, with a handshake instead of sleeps (see the script).  It
+# runs twice: with inotify, stopped by SIGTERM; and with --poll (stat()
+# every 20 ms), with an illegal move recorded then corrected, stopped by
+# SIGINT.  Both must exit 0 with every event written.  Then the usage
+# errors: standard input and no FILE are refused with exit status 2.
+#
+# Skipped (77) without python3.  Environment: PGN_ARBITER (default
+# src/pgn-arbiter), abs_top_srcdir or top_srcdir.
+
+top=${abs_top_srcdir:-${top_srcdir:-$(dirname "$0")/..}}
+prog=${PGN_ARBITER:-src/pgn-arbiter}
+case $prog in /*) ;; *) prog=$(pwd)/$prog ;; esac
+
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 is not installed"
+    exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-follow.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok: $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+for scenario in round poll; do
+    mkdir "$tmp/$scenario" || exit 99
+    if python3 "$top/tests/follow-sim.py" --arbiter "$prog" --data "$top/tests/data/follow" \
+        --work "$tmp/$scenario" --scenario "$scenario"; then
+        pass "simulated broadcast: $scenario"
+    else
+        fail "simulated broadcast: $scenario"
+    fi
+done
+
+# usage ERROR-TEXT ARG...: exit status 2, the text on stderr, nothing on stdout.
+# (Bounded by timeout(1), if there is one: a refusal that failed would follow
+# forever.)
+bound=
+command -v timeout >/dev/null 2>&1 && bound="timeout 120"
+usage() {
+    want=$1
+    shift
+    $bound "$prog" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+        pass "pgn-arbiter $*: exit 2, '$want'"
+    else
+        fail "pgn-arbiter $*: exit $rc, stderr: $(head -2 "$tmp/err")"
+    fi
+}
+: >"$tmp/a.pgn"
+usage "standard input cannot be read again" --follow -
+usage "standard input cannot be read again" --follow "$tmp/a.pgn" -
+usage "needs at least one FILE" --follow
+usage "needs plain files" --follow "$tmp"
+usage "go with --follow" --settle 1 "$tmp/a.pgn"
+usage "go with --follow" --poll "$tmp/a.pgn"
+usage "from 0.001 to 86400" --follow --interval 0 "$tmp/a.pgn"
+usage "cannot be combined" --follow --fix "$tmp/a.pgn"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

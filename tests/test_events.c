@@ -1,0 +1,342 @@
+/* test_events.c: unit tests for src/cli/events.c, what --follow says about
+ * each read of a file.  Time is a parameter of events_read() and
+ * events_due(), so the settle rules are tested at exact instants, without
+ * waiting.  The games are short and checked by hand against the Laws:
+ *
+ *   fool's mate  1.f3 e5 2.g4 Qh4#: checkmate at ply 4, Black wins (5.1.1);
+ *   knights      1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1: at ply 7 Black may
+ *                declare 4...Ng8, after which the start position stands a
+ *                third time (0, 4, 8): threefold by declared move (9.2.1.1);
+ *   king walk    1.e4 e5 2.Ke3: the king cannot go two squares: illegal at
+ *                ply 3.
+ *
+ * Each line is compared whole, but for its time. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+
+#define FOOLS "1. f3 e5 2. g4 Qh4# "
+#define KNIGHTS "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
+
+static cli_t options(bool json)
+{
+    return (cli_t){ .json = json, .settle_ms = 2000, .lib = { .policy = ARB_RULES_FIDE } };
+}
+
+/* A game of round 1 at `board` with `moves` and `tail` (a marker or ""). */
+static char *game(char *buf, size_t cap, int board, const char *result, const char *moves, const char *tail)
+{
+    snprintf(buf, cap,
+             "[Event \"Open\"]\n[Round \"1\"]\n[White \"A%d\"]\n[Black \"B%d\"]\n[Result \"%s\"]\n[Board \"%d\"]\n\n%s%s\n\n",
+             board, board, result, board, moves, tail);
+    return buf;
+}
+
+/* out without the time of each line, then emptied. */
+static char *untimed(strbuf_t *out, bool json)
+{
+    static char text[8192];
+    size_t n = 0;
+    for (size_t i = 0; i < out->len;) {
+        const char *line = out->data + i;
+        const char *nl = memchr(line, '\n', out->len - i);
+        size_t len = nl ? (size_t)(nl - line) + 1 : out->len - i;
+        size_t skip = json ? strlen("{\"time\":\"2026-01-01T00:00:00Z\"") : strlen("00:00:00 ");
+        ck_assert_msg(len > skip, "line too short: %.*s", (int)len, line);
+        if (json)
+            text[n++] = '{';
+        memcpy(text + n, line + skip, len - skip);
+        n += len - skip;
+        i += len;
+    }
+    text[n] = '\0';
+    strbuf_clear(out);
+    return text;
+}
+
+#define JHEAD(g, b) "{,\"file\":\"round.pgn\",\"game\":" #g ",\"tags\":{\"Event\":\"Open\",\"Round\":\"1\",\"Board\":\"" #b "\",\"White\":\"A" #b "\",\"Black\":\"B" #b "\"}"
+#define MATE_MSG "the game is over: checkmate after 2...Qh4#, Black wins (0-1, Article 5.1.1)"
+
+START_TEST(fact_once)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 1, "*", FOOLS, "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"" MATE_MSG "\"}\n");
+    /* Read again, rewritten the same or with a comment added: nothing new. */
+    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
+    game(g, sizeof g, 1, "*", "1. f3 {clock} e5 2. g4 Qh4# ", "*");
+    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    ck_assert(events_next_due(e) < 0);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+START_TEST(text_line)
+{
+    cli_t cli = options(false);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 7, "*", FOOLS, "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    ck_assert_str_eq(untimed(&out, false), "round.pgn: round 1 board 7 (A7 - B7): checkmate at 2...Qh4#: " MATE_MSG "\n");
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* An illegal move may be a move cut in the middle: it waits for the settle
+ * time, counted from the first read that showed it. */
+START_TEST(illegal_waits)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[2048], h[1024];
+    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke3 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 10, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    ck_assert(events_next_due(e) == 12);
+    /* Another game changes; the illegal move is still there. */
+    size_t n = strlen(g);
+    game(g + n, sizeof g - n, 2, "*", "1. d4 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 11, 0, &out));
+    events_due(e, 11.999, 0, &out);
+    ck_assert_uint_eq(out.len, 0);
+    events_due(e, 12, 0, &out);
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"illegal\",\"ply\":3,\"move\":\"Ke3\",\"message\":\"the board recorded "
+                                 "an illegal move at ply 3: \\\"Ke3\\\": no king can reach e3 (Article 7.5)\"}\n");
+    ck_assert(events_next_due(e) < 0);
+    /* Corrected: withdrawn at once (the game is complete). */
+    game(h, sizeof h, 1, "*", "1. e4 e5 2. Ke2 ", "*");
+    ck_assert(events_read(e, h, strlen(h), 13, 0, &out));
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"withdrawn\",\"withdraws\":\"illegal\",\"ply\":3,\"move\":\"Ke3\","
+                                 "\"message\":\"illegal at Ke3 no longer holds: moves were taken back or corrected\"}\n");
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* A move that shows only while being written leaves no event. */
+START_TEST(illegal_gone)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke3 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke2 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
+    events_due(e, 5, 0, &out);
+    ck_assert_uint_eq(out.len, 0);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* A game cut short (last of the read, no marker): a fact at its last ply
+ * waits, since the move may be cut ("Qh4" of "Qh4xe7"); once the marker
+ * is there it is reported at once. */
+START_TEST(cut_last_ply)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 1, "*", "1. f3 e5 2. g4 Qh4#", "");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    game(g, sizeof g, 1, "*", FOOLS, "*");
+    ck_assert(events_read(e, g, strlen(g), 0.5, 0, &out));
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"" MATE_MSG "\"}\n");
+    ck_assert(events_next_due(e) < 0);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* Facts before the last ply of a cut game are reported at once; a file
+ * that stays cut is taken as it is after the settle time. */
+START_TEST(cut_earlier_ply)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 1, "*", KNIGHTS "Ng8 5. Nf", "");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\",\"message\":\"Black may claim a "
+                                 "draw by declaring 4...Ng8 (the position would occur a third time, Article 9.2.1.1)\"}\n");
+    /* The cut move: unreadable, once it has stayed so. */
+    events_due(e, 1.9, 0, &out);
+    ck_assert_uint_eq(out.len, 0);
+    events_due(e, 2, 0, &out);
+    ck_assert_str_eq(untimed(&out, true),
+                     JHEAD(1, 1) ",\"event\":\"syntax\",\"ply\":9,\"move\":\"Nf\",\"message\":\"the game cannot be "
+                                 "read: cannot read \\\"Nf\\\" as a move\"}\n");
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* Two moves taken back: the claim no longer holds.  In a complete game at
+ * once; in a cut one only once it has stayed cut for the settle time. */
+START_TEST(withdrawn)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[2048];
+    const char *three = JHEAD(1, 1) ",\"event\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\",\"message\":\"Black may "
+                                    "claim a draw by declaring 4...Ng8 (the position would occur a third time, "
+                                    "Article 9.2.1.1)\"}\n";
+    const char *gone = JHEAD(1, 1) ",\"event\":\"withdrawn\",\"withdraws\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\","
+                                   "\"message\":\"threefold at 4.Ng1 no longer holds: moves were taken back or "
+                                   "corrected\"}\n";
+    game(g, sizeof g, 1, "*", KNIGHTS "Ng8 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    ck_assert_str_eq(untimed(&out, true), three);
+    game(g, sizeof g, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
+    ck_assert_str_eq(untimed(&out, true), gone);
+    /* Played again: a new event. */
+    game(g, sizeof g, 1, "*", KNIGHTS, "*");
+    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
+    ck_assert_str_eq(untimed(&out, true), three);
+    /* Cut before the claim, then read again (another game changed): the
+     * withdrawal waits from the first cut read. */
+    game(g, sizeof g, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
+    ck_assert(events_read(e, g, strlen(g), 10, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    char h[2048];
+    game(h, sizeof h, 2, "*", "1. d4 ", "*");
+    size_t n = strlen(h);
+    game(h + n, sizeof h - n, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
+    ck_assert(events_read(e, h, strlen(h), 11, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    events_due(e, 11.9, 0, &out);
+    ck_assert_uint_eq(out.len, 0);
+    events_due(e, 12, 0, &out);
+    const char *s = untimed(&out, true);
+    ck_assert_msg(strstr(s, "\"withdraws\":\"threefold\"") && strstr(s, "\"event\":\"syntax\""), "got %s", s);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+/* Games are known by Round and Board: a game added before others, or a read
+ * that lacks the last games (cut off), changes nothing for the others. */
+START_TEST(matching)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[4096];
+    size_t n;
+    game(g, sizeof g, 1, "*", FOOLS, "*");
+    n = strlen(g);
+    game(g + n, sizeof g - n, 2, "*", KNIGHTS, "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    const char *s = untimed(&out, true);
+    ck_assert_msg(strstr(s, "\"Board\":\"1\"") && strstr(s, "\"Board\":\"2\""), "got %s", s);
+    /* Board 3 joins first in the file. */
+    game(g, sizeof g, 3, "*", "1. e4 ", "*");
+    n = strlen(g);
+    game(g + n, sizeof g - n, 1, "*", FOOLS, "*");
+    n = strlen(g);
+    game(g + n, sizeof g - n, 2, "*", KNIGHTS, "*");
+    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    /* A name corrected: still board 1 of round 1. */
+    char *a1 = strstr(g, "\"A1\"");
+    ck_assert(a1);
+    a1[1] = 'Z';
+    ck_assert(events_read(e, g, strlen(g), 1.5, 0, &out));
+    ck_assert_uint_eq(out.len, 0);
+    /* Cut after board 3: boards 1 and 2 keep what they reported. */
+    game(g, sizeof g, 3, "*", "1. e4 ", "*");
+    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
+    events_due(e, 10, 0, &out);
+    ck_assert_uint_eq(out.len, 0);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+START_TEST(result_contradicted)
+{
+    cli_t cli = options(true);
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[1024];
+    game(g, sizeof g, 1, "1-0", FOOLS, "1-0");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    const char *s = untimed(&out, true);
+    ck_assert_msg(strstr(s, "\"event\":\"result\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"Result \\\"1-0\\\" "
+                            "contradicts checkmate at 2...Qh4#: the result is 0-1\"}\n"),
+                  "got %s", s);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+START_TEST(only)
+{
+    cli_t cli = options(true);
+    cli.only = 1u << ARB_THREEFOLD;
+    events_t *e = events_new("round.pgn", &cli);
+    strbuf_t out = { 0 };
+    char g[4096];
+    size_t n;
+    game(g, sizeof g, 1, "1-0", FOOLS, "1-0");
+    n = strlen(g);
+    game(g + n, sizeof g - n, 2, "*", "1. e4 e5 2. Ke3 ", "*");
+    n = strlen(g);
+    game(g + n, sizeof g - n, 3, "*", KNIGHTS, "*");
+    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
+    events_due(e, 10, 0, &out);
+    const char *s = untimed(&out, true);
+    ck_assert_msg(strstr(s, "\"event\":\"threefold\"") && !strstr(s, "checkmate") && !strstr(s, "illegal") &&
+                      !strstr(s, "\"result\""),
+                  "got %s", s);
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("events");
+    TCase *tc = tcase_create("events");
+    tcase_add_test(tc, fact_once);
+    tcase_add_test(tc, text_line);
+    tcase_add_test(tc, illegal_waits);
+    tcase_add_test(tc, illegal_gone);
+    tcase_add_test(tc, cut_last_ply);
+    tcase_add_test(tc, cut_earlier_ply);
+    tcase_add_test(tc, withdrawn);
+    tcase_add_test(tc, matching);
+    tcase_add_test(tc, result_contradicted);
+    tcase_add_test(tc, only);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
