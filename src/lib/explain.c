@@ -490,6 +490,7 @@ static const char *verdict_words(arb_verdict v)
     switch (v) {
     case ARB_CONSISTENT: return "the recorded result stands";
     case ARB_WRONG_RESULT: return "the rules decided the game and the Result tag says otherwise";
+    case ARB_WRONG_REASON: return "the recorded reason the game ended is contradicted, the result stands";
     case ARB_MOVES_AFTER_END: return "moves were recorded after the game had ended by rule";
     case ARB_UNFINISHED: return "no result was recorded and the game did not end by rule";
     case ARB_UNREADABLE: return "the game could not be replayed";
@@ -503,6 +504,40 @@ static void field(strbuf_t *out, const char *label, const char *value)
     bprintf(out, "  %-12s ", label);
     put_clean(out, value ? value : "?");
     strbuf_append(out, "\n", 1);
+}
+
+/* One recorded reason: where it is written, its text, what it claims and
+ * what the board says of it. */
+static void reason_line(strbuf_t *out, const arb_reason *r, const char *label)
+{
+    bprintf(out, "  %-12s %s \"", label, r->from == ARB_FROM_COMMENT ? "final comment" : arb_reason_from_name(r->from));
+    put_clean(out, r->text);
+    bprintf(out, "\" (line %llu): %s", (unsigned long long)r->line, arb_claim_name(r->claim));
+    if (r->winner >= 0)
+        bprintf(out, " by %s", side_name(r->winner));
+    bprintf(out, ", %s", arb_check_name(r->check));
+    if (r->disagrees)
+        strbuf_puts(out, ", disagrees with the reason");
+    if (r->message && r->message[0]) {
+        strbuf_puts(out, ": ");
+        put_clean(out, r->message);
+    }
+    strbuf_puts(out, "\n");
+}
+
+/* The position that decides the reason's check: where the game had ended
+ * by rule for a reason that came after that end, else the final one; -1
+ * when the board says nothing of the claim (resignation, agreement, ...). */
+static int32_t reason_ply(const arb_game *g)
+{
+    if (!g->nreasons || g->status != ARB_OK)
+        return -1;
+    const arb_reason *r = &g->reasons[0];
+    if (r->check == ARB_CHECK_SUPERSEDED && g->has_end)
+        return g->end_ply;
+    if (r->check == ARB_CHECK_UNVERIFIABLE && !r->result_conflict)
+        return -1;
+    return (int32_t)g->plies;
 }
 
 static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool known, const char *name,
@@ -539,6 +574,8 @@ static void header(strbuf_t *out, const arb_game *g, const replay_t *rp, bool kn
     }
     bprintf(out, " (--rules=%s)\n", opt->policy == ARB_RULES_CLAIM ? "claim" : "fide");
     bprintf(out, "  %-12s %s: %s\n", "Verdict", arb_verdict_name(g->verdict), verdict_words(g->verdict));
+    for (size_t i = 0; i < g->nreasons; i++)
+        reason_line(out, &g->reasons[i], i == 0 ? "Reason" : "Also");
     bprintf(out, "  %-12s %u %s, status %s\n", "Replayed", (unsigned)g->plies, g->plies == 1 ? "ply" : "plies",
             arb_status_name(g->status));
     if (g->has_end) {
@@ -647,6 +684,22 @@ static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool k
     }
     if (n == 0 && g->status == ARB_OK)
         strbuf_puts(out, "\nNo rule of the Laws ended the game or allowed a claim.\n");
+    int32_t rq = reason_ply(g);
+    if (rq >= 0) {
+        const arb_reason *r = &g->reasons[0];
+        bprintf(out, "\nThe reason (%s, %s) ", arb_claim_name(r->claim), arb_check_name(r->check));
+        if (known && (uint32_t)rq < rp->n) {
+            const board_t *b = &rp->ply[rq].pos;
+            if (rq == 0)
+                bprintf(out, "against the start position, %s to move:\n", side_name(b->stm));
+            else
+                bprintf(out, "against the position at ply %d, after %s, %s to move:\n", (int)rq, rp->ply[rq].move,
+                        side_name(b->stm));
+            diagram(out, b, ascii);
+        } else {
+            bprintf(out, "against the position at ply %d.\n", (int)rq);
+        }
+    }
     if (!known && n > 0 && g->status == ARB_OK)
         strbuf_puts(out, "\n(The positions could not be replayed again; no diagrams.)\n");
 }
