@@ -704,22 +704,35 @@ static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool k
         strbuf_puts(out, "\n(The positions could not be replayed again; no diagrams.)\n");
 }
 
+static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
+
+/* The first game of pgn[0..len), read whole by r; NULL if there is none
+ * or memory ran out (*oom). */
+static const arb_game *first_game(arb_reader *r, const char *pgn, size_t len, bool *oom)
+{
+    *oom = false;
+    arb_reader_feed(r, pgn, len);
+    arb_reader_finish(r);
+    return arb_reader_next(r, oom);
+}
+
+static void replay_free(replay_t *rp)
+{
+    if (rp->rules_live)
+        rules_free(&rp->rules);
+    free(rp->ply);
+}
+
 int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, const arb_options *opt,
                      strbuf_t *out)
 {
-    static const arb_options defaults = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
     if (!opt)
-        opt = &defaults;
+        opt = &default_options;
     arb_reader *r = arb_reader_new(opt);
     if (!r)
         return -1;
-    bool oom = false;
-    arb_reader_feed(r, pgn, len);
-    const arb_game *g = arb_reader_next(r, &oom);
-    if (!g && !oom) {
-        arb_reader_finish(r);
-        g = arb_reader_next(r, &oom);
-    }
+    bool oom;
+    const arb_game *g = first_game(r, pgn, len, &oom);
     if (oom || !g) {
         arb_reader_free(r);
         return oom ? -1 : 1;
@@ -731,10 +744,7 @@ int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, 
         replay_game(&rp, pgn, len, &start);
     bool known = replay_agrees(&rp, g);
     account(out, g, &rp, known, name, ascii, opt);
-
-    if (rp.rules_live)
-        rules_free(&rp.rules);
-    free(rp.ply);
+    replay_free(&rp);
     arb_reader_free(r);
     return rp.oom || out->oom ? -1 : 0;
 }
@@ -749,16 +759,13 @@ _Static_assert(RULES_MOVE_TEXT == 24, "explain_claim() declares its move buffer 
 int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact f, uint32_t p, int *side,
                   char declared[24])
 {
-    static const arb_options defaults = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
     if (!opt)
-        opt = &defaults;
+        opt = &default_options;
     arb_reader *r = arb_reader_new(opt);
     if (!r)
         return -1;
-    bool oom = false;
-    arb_reader_feed(r, pgn, len);
-    arb_reader_finish(r);
-    const arb_game *g = arb_reader_next(r, &oom);
+    bool oom;
+    const arb_game *g = first_game(r, pgn, len, &oom);
     int rc = oom ? -1 : 1;
     replay_t rp = { .opt = opt };
     if (g && (f == ARB_THREEFOLD || f == ARB_FIFTY) && g->first[f] == (int32_t)p) {
@@ -782,9 +789,7 @@ int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact 
         if (f == ARB_FIFTY && b->halfmove < 100 && declared_fifty(&rp, p, &m))
             move_text(b, m, declared);
     }
-    if (rp.rules_live)
-        rules_free(&rp.rules);
-    free(rp.ply);
+    replay_free(&rp);
     arb_reader_free(r);
     return rc;
 }

@@ -220,18 +220,24 @@ static enum dead_answer analyse(dead_search_t *s)
     return DEAD_UNDETERMINED;
 }
 
+/* Makes b the root of a question about color. */
+static void set_root(dead_search_t *s, const board_t *b, int color)
+{
+    s->winner = color;
+    s->other_side = false;
+    s->mate_len = 0;
+    memset(s->ss_failed, 0, sizeof s->ss_failed);
+    dead_pos_from_board(&s->T, b, &s->frames[0].pos);
+    s->root_lk = s->frames[0].pos.ksq[!color];
+}
+
 enum dead_answer dead_static_proof(dead_search_t *s, const board_t *b, int color)
 {
     assert(color == WHITE || color == BLACK);
     if (!dead_prepare(s, false))
         return DEAD_UNDETERMINED;
-    s->winner = color;
-    s->other_side = false;
-    s->mate_len = 0;
-    memset(s->ss_failed, 0, sizeof s->ss_failed);
+    set_root(s, b, color);
     dpos_t *root = &s->frames[0].pos;
-    dead_pos_from_board(&s->T, b, root);
-    s->root_lk = root->ksq[!color];
     s->stage = 0;
     s->nodes = 0;
     /* The semi-static passes prove where pawns are locked; elsewhere they
@@ -252,12 +258,7 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
         *line_len = 0;
     if (!dead_prepare(s, true))
         return DEAD_UNDETERMINED;
-    s->winner = color;
-    s->other_side = false;
-    s->mate_len = 0;
-    memset(s->ss_failed, 0, sizeof s->ss_failed);
-    dead_pos_from_board(&s->T, b, &s->frames[0].pos);
-    s->root_lk = s->frames[0].pos.ksq[!color];
+    set_root(s, b, color);
     enum dead_answer a = analyse(s);
     if (a != DEAD_WINNABLE)
         s->mate_len = 0;
