@@ -2,7 +2,7 @@
  * files and prints agreement, coverage and timing.  Not part of make check;
  * used by hand and by the benchmark.
  *
- *   dead-vectors [-v] [-q] [-n BUDGET] [--vector FILE] [--timeouts FILE]
+ *   dead-vectors [-v] [-q | -f] [-n BUDGET] [--vector FILE] [--timeouts FILE]
  *                [--positions FILE] [--pgn FILE] ...
  *
  * --vector    D3-Chess test vector: "LL FEN" per line, LL one of WB W- -B --
@@ -20,7 +20,8 @@
  *
  * Times of dead_quick() are wall-clock; those of the analysis are CPU time
  * of the thread, so that other work on the machine does not inflate them.
- * -q runs the quick mode, dead_probe(), instead of the full analysis,
+ * -q runs the quick mode, dead_probe(), and -f the fortress proof alone,
+ * dead_fortress_proof(), instead of the full analysis,
  * dead_can_win(); -n sets the node budget of dead_search_new() (default:
  * dead.h's, the one --fen uses; the replay uses a few thousand).  Every
  * winnable answer's line is replayed with movegen_legal() and
@@ -42,7 +43,17 @@
 
 #define LINE_CAP 1024
 
-static bool probe_mode; /* -q: dead_probe() instead of dead_can_win() */
+static bool probe_mode;    /* -q: dead_probe() instead of dead_can_win() */
+static bool fortress_mode; /* -f: dead_fortress_proof() instead */
+
+static enum dead_answer analyse(dead_search_t *s, const board_t *b, int color, move_t *line, int *len)
+{
+    if (fortress_mode)
+        return dead_fortress_proof(s, b, color, line, LINE_CAP, len);
+    if (probe_mode)
+        return dead_probe(s, b, color);
+    return dead_can_win(s, b, color, line, LINE_CAP, len);
+}
 
 static double now_us(void)
 {
@@ -117,7 +128,7 @@ static enum dead_answer one_side(dead_search_t *s, const board_t *b, int color, 
     double t0 = now_us();
     enum dead_answer q = dead_quick(b, color);
     double t1 = now_us(), c1 = cpu_us();
-    enum dead_answer a = probe_mode ? dead_probe(s, b, color) : dead_can_win(s, b, color, line, LINE_CAP, &len);
+    enum dead_answer a = analyse(s, b, color, line, &len);
     double t2 = t1 + (cpu_us() - c1);
     dead_stats_t st;
     dead_last_stats(s, &st);
@@ -283,7 +294,7 @@ static enum dead_answer replay_side(dead_search_t *s, const board_t *b, int colo
         return a;
     }
     double c1 = cpu_us();
-    a = probe_mode ? dead_probe(s, b, color) : dead_can_win(s, b, color, line, LINE_CAP, &len);
+    a = analyse(s, b, color, line, &len);
     double t2 = t1 + (cpu_us() - c1);
     dead_stats_t st;
     dead_last_stats(s, &st);
@@ -475,7 +486,7 @@ int main(int argc, char **argv)
     int verbose = 0;
     size_t budget = 0;
     int status = 0;
-    static const char usage[] = "usage: dead-vectors [-v] [-q] [-n BUDGET] [--vector FILE] [--timeouts FILE] "
+    static const char usage[] = "usage: dead-vectors [-v] [-q | -f] [-n BUDGET] [--vector FILE] [--timeouts FILE] "
                                 "[--positions FILE] [--pgn FILE] ...\n";
     /* options first (they apply to every file), then the files in order */
     for (int i = 1; i < argc; i++) {
@@ -489,6 +500,8 @@ int main(int argc, char **argv)
             verbose++;
         } else if (!strcmp(argv[i], "-q")) {
             probe_mode = true;
+        } else if (!strcmp(argv[i], "-f")) {
+            fortress_mode = true;
         } else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
             budget = (size_t)strtoul(argv[++i], NULL, 10);
         } else if ((!strcmp(argv[i], "--vector") || !strcmp(argv[i], "--timeouts") ||

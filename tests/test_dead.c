@@ -471,6 +471,120 @@ START_TEST(static_proof)
 }
 END_TEST
 
+/* dead_fortress_proof(): a side walled in (king and pawns only, its king
+ * without a square, each pawn a few pushes from an enemy pawn ahead) runs
+ * out of moves, and the exhaustion of the few positions before that ends.
+ * The seven positions are D3-Chess's unfair timeouts (lichess, lost on time
+ * by the side to move: tests/data/SOURCES.md) that the replay's other
+ * proofs and its 100-node search leave open.  Why the winner cannot mate;
+ * in each, no pawn can ever leave its file (nothing but kings ever stands
+ * beside one to be taken), so a blocked pawn stays blocked, and the
+ * walled-in king stays walled in (what walls it in never moves): */
+static const char *const walled[] = {
+    /* Black (Kh8 walled in by h7 and g6; g7 blocked): the a-pawn cannot
+     * pass White's, which only the black king could take; if White's king
+     * takes it Black is stalemated; its checks on the b-file leave the
+     * white king the c-file. */
+    "7k/6pP/p5P1/5K2/8/8/P7/8 w - - 1 47",
+    /* White (Kh5 walled in by h3, g5 and f4; f5, g6, h4 blocked and
+     * guarded): White's a-pawn can pass Black's only if the white king
+     * takes it, and then Black, to move, is stalemated; with no piece, and
+     * no pawn that can reach g4 or g6, White never checks. */
+    "8/p7/6p1/5pPk/3K1P1p/7P/P7/8 b - - 1 46",
+    /* White (Kh1 walled in by h2 and g3; g2 blocked): a4 and c3 cannot pass
+     * a7 and c5 (only the white king could take those); pawn checks on the
+     * b- and d-files leave the black king a square on the far side. */
+    "8/p7/8/2p5/P5k1/2P3p1/6Pp/7K b - - 1 50",
+    /* White (Kb8 walled in by b7 and b6, b7 guarded by the bishop, which
+     * can never move; b8 is dark, the bishop light): only a promoted piece
+     * checks, after the white king has taken the f- or the h-pawn to open
+     * its file and five more pawn moves; Black's other pawn has four moves
+     * at most left for them: Black is stalemated first. */
+    "1k6/1P5p/BP3p2/1P6/8/8/5PKP/8 b - - 0 41",
+    /* Black (Kh1 walled in by h2 and g3; g2 blocked): the a-pawn cannot
+     * pass White's; if the black king takes that one, White is stalemated;
+     * h1 can be checked from g2 only, where White's pawn stays. */
+    "8/p7/8/8/5k2/6p1/P5Pp/7K w - - 0 56",
+    /* Black (Kh4 walled in by h6, g4 guarded by f5, g5 and h3; f4, g3, h5
+     * blocked): the a-pawn cannot pass White's (taking that stalemates
+     * White); h4 is checked by a pawn only from g5 or g3, which no black
+     * pawn can reach. */
+    "8/p7/7p/2k2p1P/5PpK/P5P1/8/8 w - - 1 46",
+    /* White (Kb8 walled in by b7, guarded by a6 and c6; a7 and c7 blocked):
+     * pawn checks on b8 come from a7 or c7, where Black's pawns stay; the
+     * h-pawn cannot pass Black's unless the white king takes it, which
+     * stalemates Black. */
+    "1k6/pPp4p/P1P5/8/8/8/7P/5K2 b - - 0 55",
+};
+
+START_TEST(fortress_proof)
+{
+    board_t b;
+    dead_stats_t st;
+    move_t line[LINE_CAP];
+    int len = -1;
+    char why[256];
+    dead_search_t *s = dead_search_new(100);
+    ck_assert(s != NULL);
+    for (size_t i = 0; i < sizeof walled / sizeof *walled; i++) {
+        TU_FEN(&b, walled[i]);
+        int winner = !b.stm;
+        ck_assert_msg(dead_probe(s, &b, winner) == DEAD_UNDETERMINED, "the probe already proves %s", walled[i]);
+        ck_assert_msg(dead_static_proof(s, &b, winner) == DEAD_UNDETERMINED, "static proof of %s", walled[i]);
+        ck_assert_msg(dead_can_win(s, &b, winner, NULL, 0, NULL) == DEAD_UNDETERMINED, "100 nodes prove %s",
+                      walled[i]);
+        ck_assert_msg(dead_fortress_proof(s, &b, winner, line, LINE_CAP, &len) == DEAD_UNWINNABLE, "not proved: %s",
+                      walled[i]);
+        ck_assert_int_eq(len, 0);
+        dead_last_stats(s, &st);
+        ck_assert_msg(st.stage == 6 && st.nodes > 0 && st.nodes <= 4096, "%s: stage %d, %lu nodes", walled[i],
+                      st.stage, st.nodes);
+    }
+    /* Walled in but winnable: Black's king g8 has no square (the pawns on
+     * g7 and g6 and the bishop, which g7 guards, hold them all; a7 is
+     * blocked, b4 one push from b2), and d8=Q mates; the exhaustion
+     * finds the mate and never calls the position unwinnable. */
+    TU_FEN(&b, "6kB/p1PP2P1/P5P1/8/1p6/8/1P6/7K w - - 0 1");
+    ck_assert_int_eq(dead_fortress_proof(s, &b, WHITE, line, LINE_CAP, &len), DEAD_WINNABLE);
+    ck_assert_int_eq(len, 1);
+    ck_assert_msg(!replay_line(&b, WHITE, line, len, why, sizeof why), "%s", why);
+    /* Nobody walled in: not tried (no node), whatever the answer.  The
+     * first position of the list without White's a-pawn (Black's a-pawn has
+     * no pawn ahead), with a black knight for the a-pawn (a piece), and
+     * without the h7 pawn (g8 is free for Black's king); Kb8 walled in as
+     * in the last of the list but with twelve pushes left (e7, g7 and h7
+     * each four from White's pawns), more than eight; pieces on both
+     * sides. */
+    static const char *const not_walled[] = {
+        "7k/6pP/p5P1/5K2/8/8/8/8 w - - 1 47",
+        "7k/6pP/n5P1/5K2/8/8/P7/8 w - - 1 47",
+        "7k/6p1/p5P1/5K2/8/8/P7/8 w - - 1 47",
+        "1k6/pPp1p1pp/P1P5/8/8/8/4P1PP/5K2 b - - 0 1",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+    };
+    for (size_t i = 0; i < sizeof not_walled / sizeof *not_walled; i++) {
+        TU_FEN(&b, not_walled[i]);
+        for (int c = WHITE; c <= BLACK; c++) {
+            ck_assert_msg(dead_fortress_proof(s, &b, c, NULL, 0, NULL) == DEAD_UNDETERMINED, "%s in %s",
+                          side_name(c), not_walled[i]);
+            dead_last_stats(s, &st);
+            ck_assert_msg(st.nodes == 0 && st.stage == 0, "%s: %lu nodes", not_walled[i], st.nodes);
+        }
+    }
+    /* Walled in, but more positions than the budget: White's king h1 (g1
+     * and h2 held as in the fifth of the list) with a2 and c2 four pushes
+     * each from a7 and c7; the black king walks while the pawns shuffle,
+     * and the exhaustion stops undecided rather than guess (D3-Chess labels
+     * the position unwinnable for both sides). */
+    TU_FEN(&b, "5k2/p1p5/8/8/8/6p1/P1P3Pp/7K w - - 0 1");
+    ck_assert_int_eq(dead_fortress_proof(s, &b, BLACK, NULL, 0, &len), DEAD_UNDETERMINED);
+    dead_last_stats(s, &st);
+    ck_assert_int_eq(st.stage, 0);
+    ck_assert_int_eq(len, 0);
+    dead_search_free(s);
+}
+END_TEST
+
 /* A handle is reusable and small budgets give up rather than guess. */
 START_TEST(budget_and_reuse)
 {
@@ -604,6 +718,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, quick_filter, 30);
     TU_CASE(s, probe_shuffle, 30);
     TU_CASE(s, static_proof, 30);
+    TU_CASE(s, fortress_proof, 30);
     TU_CASE(s, budget_and_reuse, 30);
     TU_CASE(s, small_budget_endgames, 30);
     TU_CASE(s, vector_subset, 600);

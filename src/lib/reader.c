@@ -375,27 +375,29 @@ static dead_search_t *dead_analysis(arb_reader *r)
  * winner with little material (no queen or rook, two minor pieces at most)
  * and no pawn free to advance: there the unfair timeouts that the cheap
  * proofs leave are found, while elsewhere a helpmate almost always exists
- * and the search costs milliseconds.  Skipping the analysis can only leave
- * the loss standing, never call a winnable position dead. */
+ * and the search costs milliseconds.  Last, a side walled in, a few pawn
+ * pushes from stalemate: a small exhaustion settles it.  Skipping the
+ * analysis can only leave the loss standing, never call a winnable
+ * position dead. */
 static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
 {
     enum dead_answer a = dead_probe(d, b, winner);
     if (a != DEAD_UNDETERMINED)
         return a == DEAD_UNWINNABLE;
-    /* Where the full analysis is not worth its cost, its proofs that
-     * search no line still are: --fen finds those at once. */
+    /* Where the full analysis is not worth its cost, its proofs that search
+     * no line still are (--fen finds those at once).  A pawn with its way
+     * open promotes, with the loser's help; one that a man stands in front
+     * of (a pawn, a king walled in) is the search's. */
     const uint8_t *c = b->count;
-    if (c[PIECE(winner, QUEEN)] || c[PIECE(winner, ROOK)] ||
-        c[PIECE(winner, KNIGHT)] + c[PIECE(winner, BISHOP)] > 2)
-        return dead_static_proof(d, b, winner) == DEAD_UNWINNABLE;
-    /* A pawn with its way open promotes, with the loser's help; one that a
-     * man stands in front of (a pawn, a king walled in) is the search's. */
-    uint64_t pawns = b->men[MEN_INDEX(PIECE(winner, PAWN))], occupied = 0;
-    for (size_t i = 0; i < sizeof b->men / sizeof b->men[0]; i++)
-        occupied |= b->men[i];
-    if ((winner == WHITE ? pawns << 8 : pawns >> 8) & ~occupied)
-        return dead_static_proof(d, b, winner) == DEAD_UNWINNABLE;
-    return dead_can_win(d, b, winner, NULL, 0, NULL) == DEAD_UNWINNABLE;
+    uint64_t pawns = b->men[MEN_INDEX(PIECE(winner, PAWN))];
+    if (c[PIECE(winner, QUEEN)] || c[PIECE(winner, ROOK)] || c[PIECE(winner, KNIGHT)] + c[PIECE(winner, BISHOP)] > 2 ||
+        ((winner == WHITE ? pawns << 8 : pawns >> 8) & ~b->occ))
+        a = dead_static_proof(d, b, winner);
+    else
+        a = dead_can_win(d, b, winner, NULL, 0, NULL);
+    if (a == DEAD_UNDETERMINED)
+        a = dead_fortress_proof(d, b, winner, NULL, 0, NULL);
+    return a == DEAD_UNWINNABLE;
 }
 
 /* Chooses the start position from the tags, once, before the first move. */

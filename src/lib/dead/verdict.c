@@ -39,7 +39,11 @@
  *
  * This file runs the stages in that order and answers dead_can_win(); each
  * stage lives in a file of its own in this folder (dead_internal.h lists
- * them), dead_probe() in probe.c.
+ * them), dead_probe() in probe.c.  For Article 6.9 alone, where a search
+ * costs too much, it also answers with some stages only: those that follow
+ * no line (dead_static_proof()), and the exhaustion where a side is walled
+ * in, its king without a square and its pawns a few pushes from being
+ * blocked, so that few positions can arise (dead_fortress_proof()).
  *
  * Everything runs on a private bitboard copy of the position (position.c):
  * the engine's mailbox generator is exact but too slow for searches of
@@ -71,6 +75,8 @@
 #define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
 #define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
 #define SPARSE_LOCAL_NODES 300UL /* for a short mate only */
+#define FORTRESS_TEMPI 8        /* dead_fortress_proof(): pushes left to the walled-in side, */
+#define FORTRESS_NODES 4096UL   /* and the exhaustion's budget */
 
 /* ------------------------------------------------------------------------
  * The stages. */
@@ -250,6 +256,85 @@ enum dead_answer dead_static_proof(dead_search_t *s, const board_t *b, int color
     return a;
 }
 
+/* A side walled in: x has nothing but its king and pawns, its king cannot
+ * step anywhere (each square next to it holds a man of x or is attacked by
+ * an enemy man other than the king, which may walk away), and each of its
+ * pawns has an enemy pawn ahead on its file.  Then x's moves are the
+ * pushes its pawns have left before they meet those pawns, and when they
+ * are spent x is stalemated unless a capture or a king's move changes the
+ * structure.  Returns the number of those pushes (the squares between
+ * each pawn and the enemy pawn ahead of it), or -1 if x is not walled in. */
+static int walled_in_tempi(const tables_t *T, const dpos_t *p, int x)
+{
+    const bb_t *X = p->pc[x];
+    const int e = !x, k = p->ksq[x];
+    if (X[0] & ~(X[PAWN] | X[KING]))
+        return -1;
+    bb_t att = pawn_takes(p->pc[e][PAWN], e);
+    for (int type = KNIGHT; type <= QUEEN; type++)
+        for (bb_t y = p->pc[e][type]; y;)
+            att |= piece_att(T, type, e, pop_lsb(&y), p->occ & ~BIT(k));
+    if (T->king[k] & ~X[0] & ~att)
+        return -1;
+    int tempi = 0;
+    for (bb_t y = X[PAWN]; y;) {
+        int sq = pop_lsb(&y);
+        bb_t ahead = file_ahead(x, sq) & p->pc[e][PAWN];
+        if (!ahead)
+            return -1;
+        tempi += iabs(sq_rank(x == WHITE ? lsb(ahead) : msb(ahead)) - sq_rank(sq)) - 1;
+    }
+    return tempi;
+}
+
+/* The helpmate line of an answer a into line[], as dead.h says. */
+static void give_line(dead_search_t *s, enum dead_answer a, move_t *line, int line_cap, int *line_len)
+{
+    if (a != DEAD_WINNABLE)
+        s->mate_len = 0;
+    for (int i = 0; i < s->mate_len && i < line_cap; i++)
+        line[i] = dead_to_move_t(s->mate[i]);
+    if (line_len)
+        *line_len = s->mate_len;
+}
+
+enum dead_answer dead_fortress_proof(dead_search_t *s, const board_t *b, int color, move_t *line, int line_cap,
+                                     int *line_len)
+{
+    assert(color == WHITE || color == BLACK);
+    if (line_len)
+        *line_len = 0;
+    s->stage = 0;
+    s->nodes = 0;
+    s->mate_len = 0;
+    /* most positions have pieces on both sides: no copy made for them */
+    bool pawns_only = false;
+    for (int x = WHITE; x <= BLACK; x++)
+        pawns_only |= !(b->count[PIECE(x, KNIGHT)] | b->count[PIECE(x, BISHOP)] | b->count[PIECE(x, ROOK)] |
+                        b->count[PIECE(x, QUEEN)]);
+    if (!pawns_only || !dead_prepare(s, false))
+        return DEAD_UNDETERMINED;
+    s->winner = color;
+    s->other_side = false;
+    memset(s->ss_failed, 0, sizeof s->ss_failed);
+    dpos_t *root = &s->frames[0].pos;
+    dead_pos_from_board(&s->T, b, root);
+    s->root_lk = root->ksq[!color];
+    bool walled = false;
+    for (int x = WHITE; x <= BLACK && !walled; x++) {
+        int t = walled_in_tempi(&s->T, root, x);
+        walled = t >= 0 && t <= FORTRESS_TEMPI;
+    }
+    if (!walled)
+        return DEAD_UNDETERMINED;
+    s->stage = 6;
+    enum dead_answer a = dead_bfs_exhaust(s, FORTRESS_NODES);
+    if (a == DEAD_UNDETERMINED)
+        s->stage = 0;
+    give_line(s, a, line, line_cap, line_len);
+    return a;
+}
+
 enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, move_t *line,
                               int line_cap, int *line_len)
 {
@@ -260,12 +345,7 @@ enum dead_answer dead_can_win(dead_search_t *s, const board_t *b, int color, mov
         return DEAD_UNDETERMINED;
     set_root(s, b, color);
     enum dead_answer a = analyse(s);
-    if (a != DEAD_WINNABLE)
-        s->mate_len = 0;
-    for (int i = 0; i < s->mate_len && i < line_cap; i++)
-        line[i] = dead_to_move_t(s->mate[i]);
-    if (line_len)
-        *line_len = s->mate_len;
+    give_line(s, a, line, line_cap, line_len);
     return a;
 }
 
