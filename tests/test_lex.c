@@ -1359,6 +1359,22 @@ START_TEST(mainline_fuzz)
 }
 END_TEST
 
+/* lex_next_tags() with each tag of the run as lex_next() gives it. */
+static size_t next_tag_tokens(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4])
+{
+    lex_tag_run_t run;
+    lex_tag_at_t at[8];
+    ck_assert_uint_le(max, 8);
+    size_t n = lex_next_tags(lx, &run, at, max, seen);
+    for (size_t i = 0; i < n; i++) {
+        lex_tag_token(&run, &at[i], &tags[i]);
+        /* One copy takes the run: every tag lies in it, in order. */
+        ck_assert(i == 0 ? at[i].at == 0 : at[i].at > at[i - 1].close);
+        ck_assert(at[i].name > at[i].at && at[i].value > at[i].name && at[i].close >= at[i].value + at[i].value_len);
+    }
+    return n;
+}
+
 /* Reads in[0..n) cut as told, every token in full: with lex_next() alone
  * (run 0), or asking lex_next_tags() for up to run tags first each time,
  * with a set of names that starts empty at each other token (or holds
@@ -1380,7 +1396,7 @@ static char *lex_tag_reading(const char *in, size_t n, cut_t cut, size_t run, bo
         if (run) {
             uint64_t before[4];
             memcpy(before, seen, sizeof seen);
-            size_t got = lex_next_tags(lx, tags, run, seen);
+            size_t got = next_tag_tokens(lx, tags, run, seen);
             CHECK(got <= run && (!full_seen || got == 0), "%zu tags for room for %zu", got, run);
             for (size_t i = 0; i < got; i++) {
                 const lex_token_t *t = &tags[i];
@@ -1448,24 +1464,24 @@ START_TEST(tags_corpus_like)
     lex_feed(lx, in, strlen(in));
     lex_token_t tags[8], t;
     uint64_t seen[4] = {0, 0, 0, 0};
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* the stream start: a mark may come */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* the stream start: a mark may come */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
     unsigned bit = lex_name_bit(t.text, t.len);
     seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1);
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 1);
     ck_assert_uint_eq(tags[0].line, 2);
     ck_assert_uint_eq(tags[0].col, 1);
     ck_assert_uint_eq(tags[0].offset, 13);
     ck_assert_uint_eq(tags[0].value_len, 1);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* Event again */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* Event again */
     memset(seen, 0, sizeof seen);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1); /* Event "c" */
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* D: a comment follows */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 1); /* Event "c" */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* D: a comment follows */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
     ck_assert_int_eq(lex_next(lx, &t), TOK_COMMENT);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* F: an escape */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* F: an escape */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* G: its line end is not here yet */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* G: its line end is not here yet */
     lex_free(lx);
 }
 END_TEST

@@ -1022,12 +1022,13 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
  * passed over, then plain tags (plain_tag()) each alone on its line, the
  * line end in the chunk, so that no reader need wait for the rest of the
  * line.  Anything else is left to the general loop. */
-size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4])
+size_t lex_next_tags(lexer_t *lx, lex_tag_run_t *run, lex_tag_at_t *tags, size_t max, uint64_t seen[4])
 {
     size_t n = 0;
     if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
         return 0;
-    const unsigned char *p = lx->p, *end = lx->end;
+    const unsigned char *p = lx->p, *end = lx->end, *first = p;
+    uint64_t line0 = 0;
     while (n < max) {
         while (p < end && (cls[*p] & C_WS)) {
             if (cls[*p] & C_EOL)
@@ -1046,12 +1047,32 @@ size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4
             q++;
         if (q == end || !(cls[*q] & C_EOL))
             break;
+        if ((size_t)(close - (n ? first : p)) >= UINT32_MAX)
+            break; /* positions are 32 bits from the run's start */
         unsigned bit = lex_name_bit((const char *)name, nlen);
         if (seen[bit >> 6] >> (bit & 63) & 1)
             break; /* perhaps a name the game has: the caller looks */
         seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
-        plain_tag_token(lx, &tags[n++], p, close, name, nlen, value, vlen);
+        if (n == 0) {
+            first = p;
+            line0 = lx->line;
+        }
+        tags[n++] = (lex_tag_at_t){
+            .at = (uint32_t)(p - first),
+            .close = (uint32_t)(close - first),
+            .name = (uint32_t)(name - first),
+            .value = (uint32_t)(value - first),
+            .name_len = (uint32_t)nlen,
+            .value_len = (uint32_t)vlen,
+            .col = col_at(lx->line_start, off_of(lx, p)),
+            .line = (uint32_t)(lx->line - line0),
+        };
         p = q;
+    }
+    if (n) {
+        run->text = (const char *)first;
+        run->offset = off_of(lx, first);
+        run->line = line0;
     }
     lx->p = p;
     return n;
