@@ -1492,6 +1492,48 @@ START_TEST(tags_fuzz)
 }
 END_TEST
 
+/* Tag sections that repeat the names of the one before, as exports do: a
+ * run reads a line that starts as the name that followed last time did
+ * ([Name ") by one compare, and must still read every shape of it as
+ * lex_next() does: a quote inside the value, blanks before the ']', an
+ * escape, more on the line, a name that is the start of another (White,
+ * WhiteElo, WhiteABx"), no ']', \r\n, a value too long to keep, and a
+ * line cut by the chunk's end. */
+START_TEST(tags_known_names)
+{
+    static const char *const variants[] = {
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"1\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"a\"b\"]\n[White \"w\" ]\n[WhiteElo \"2\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\r\n[Site \"s\\\"\"]\r\n[White \"w\"] x\r\n[WhiteElo \"3\"]\r\n[Result \"0-1\"]\r\n\r\n1. e4 0-1\r\n\r\n",
+        "[Event \"e\"]\n[Site  \"s\"]\n[WhiteElo \"4\"]\n[White \"w\"]\n[Result \"*\"]\n\n*\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"5\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"\"]\n[White \"\"\"]\n[WhiteElo \"\\\\\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"6\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"\n\n[WhiteElo \"7\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[WhiteABx\"]\n[WhiteElo \"8\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"9\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+    };
+    size_t cap = 3 * LEX_MAX_VALUE + 4096, n = 0;
+    char *in = malloc(cap);
+    ck_assert_ptr_nonnull(in);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+            n += (size_t)sprintf(in + n, "%s", variants[i]);
+    /* A value one byte over the cap, then one at it, on a known name. */
+    for (int over = 1; over >= 0; over--) {
+        n += (size_t)sprintf(in + n, "[Event \"e\"]\n[Site \"");
+        memset(in + n, 'v', (size_t)LEX_MAX_VALUE + (size_t)over);
+        n += (size_t)LEX_MAX_VALUE + (size_t)over;
+        n += (size_t)sprintf(in + n, "\"]\n[White \"w\"]\n\n*\n\n");
+    }
+    n += (size_t)sprintf(in + n, "%s", variants[0]);
+    /* The last line is cut short: its value runs to the end of the input. */
+    n += (size_t)sprintf(in + n, "[Event \"e\"]\n[Site \"s\"]\n[White \"w");
+    tag_readings_agree(in, n, 12);
+    free(in);
+}
+END_TEST
+
 static Suite *lex_suite(void)
 {
     Suite *s = suite_create("lex");
@@ -1563,6 +1605,7 @@ static Suite *lex_suite(void)
         CASE(mainline_fuzz),
         CASE(tags_corpus_like),
         CASE(tags_fuzz),
+        CASE(tags_known_names),
 #undef CASE
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
