@@ -1243,7 +1243,8 @@ static char *lex_reading(const char *in, size_t n, cut_t cut, enum reading how, 
             for (size_t i = 0; i < got; i++) {
                 const lex_move_t *m = &moves[i];
                 CHECK(m->end >= where, "run symbol ends at %" PRIu64 ", before %" PRIu64, m->end, where);
-                sb_brief(&out, TOK_SYMBOL, m->end - m->len, m->end, m->line, m->col, m->text, m->len);
+                sb_brief(&out, TOK_SYMBOL, m->end - m->len, m->end, m->line, lex_move_col(lx, m), m->text,
+                         m->len);
                 where = m->end;
             }
             if (passed > where)

@@ -817,6 +817,8 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
         return 0;
     const unsigned char *p = lx->p, *end = lx->end, *passed = NULL;
+    lx->mv_from = p;
+    lx->mv_line_start = lx->line_start;
     while (p < end && n < max) {
         unsigned char c = *p, k = cls[c] & ~C_RES;
         const unsigned char *q = p + 1;
@@ -850,13 +852,11 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
                 if (q == end || len > LEX_MAX_SYMBOL)
                     break;
             }
-            uint64_t off = off_of(lx, p);
             moves[n++] = (lex_move_t){
                 .text = (const char *)p,
-                .len = (uint32_t)len,
-                .col = col_at(lx->line_start, off),
+                .len = len,
                 .line = lx->line,
-                .end = off + len,
+                .end = off_of(lx, p) + len,
             };
             p = q + (*q == ' ');
             if (seen & C_RES)
@@ -876,6 +876,16 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     return n;
 }
 
+uint32_t lex_move_col(const lexer_t *lx, const lex_move_t *m)
+{
+    /* The line starts after the last line end before m (a comment's too),
+     * or where it started when the run began. */
+    const unsigned char *q = (const unsigned char *)m->text;
+    while (q > lx->mv_from && !(cls[q[-1]] & C_EOL))
+        q--;
+    return col_at(q > lx->mv_from ? off_of(lx, q) : lx->mv_line_start, m->end - m->len);
+}
+
 lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
 {
     /* A move as a run of one, when it comes that way, else the general loop. */
@@ -886,7 +896,7 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
             .offset = m.end - m.len,
             .end = m.end,
             .line = m.line,
-            .col = m.col,
+            .col = lex_move_col(lx, &m),
             .text = m.text,
             .len = m.len,
         };

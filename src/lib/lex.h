@@ -102,9 +102,8 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
  * as movetext does ("Sf3", "Rd6+1-0"). */
 typedef struct lex_move {
     const char *text; /* its bytes, in the chunk: valid until the next call */
-    uint32_t len;
-    uint32_t col;     /* of its first byte */
-    uint64_t line;
+    size_t len;
+    uint64_t line;    /* of its first byte (its column: lex_move_col()) */
     uint64_t end;     /* stream offset one past its last byte; it starts at end - len */
 } lex_move_t;
 
@@ -115,6 +114,11 @@ typedef struct lex_move {
  * 0 or / in it (a result may end the game there).  Returns how many it
  * wrote; lex_next_mainline() or lex_next() reads on from where it stopped. */
 size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end);
+
+/* The column of the first byte of m, a symbol of the last lex_next_moves()
+ * call on lx, before any other call on lx.  Counted only when asked: the
+ * usual move does not need it. */
+uint32_t lex_move_col(const lexer_t *lx, const lex_move_t *m);
 
 /* The last comment: the reader looks for the sentence a program adds at
  * the end of the last move's comment ("..., White mates").  The lexer keeps

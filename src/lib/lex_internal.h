@@ -168,6 +168,11 @@ struct lexer {
     size_t c_tlen;
     unsigned char ctail[LEX_COMMENT_TAIL];
 
+    /* Where the last lex_next_moves() started, and where its line started
+     * there, for lex_move_col(). */
+    const unsigned char *mv_from;
+    uint64_t mv_line_start;
+
     /* A second token produced by the same scan (the rest of a tag line). */
     bool has_pend;
     lex_token_t pend;

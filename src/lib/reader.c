@@ -552,7 +552,7 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
         .offset = mv->end - mv->len,
         .end = mv->end,
         .line = mv->line,
-        .col = mv->col,
+        .col = lex_move_col(r->lx, mv),
         .text = mv->text,
         .len = mv->len,
     };
