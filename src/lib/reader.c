@@ -232,7 +232,7 @@ static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i
 /* The value of the first tag of kind k, NULL if there is none. */
 static const char *tag_value(const arb_reader *r, enum known k)
 {
-    return r->known[k] == NO_TAG ? NULL : tagtab_value(&r->tt, r->known[k]);
+    return r->known[k] == NO_TAG ? NULL : r->tt.tags[r->known[k]].value;
 }
 
 static void set_error(arb_reader *r, arb_status s, const lex_token_t *t, const char *move, size_t move_len,
@@ -568,7 +568,7 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
 static const char *tag_named(const arb_reader *r, const char *name)
 {
     size_t i = tagtab_find(&r->tt, name, strlen(name));
-    return i == SIZE_MAX ? NULL : tagtab_value(&r->tt, i);
+    return i == SIZE_MAX ? NULL : r->tt.tags[i].value;
 }
 
 /* The sentence closing the last mainline comment, if it is one the table
@@ -596,8 +596,8 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
         enum known k = t ? K_DETAILS : K_TERMINATION;
         if (r->known[k] == NO_TAG)
             continue;
-        const struct tag_ref *ref = &r->tt.refs[r->known[k]];
-        const char *value = tagtab_value(&r->tt, r->known[k]);
+        const arb_tag *ref = &r->tt.tags[r->known[k]];
+        const char *value = ref->value;
         arb_reason_from from = t ? ARB_FROM_TERMINATION_DETAILS : ARB_FROM_TERMINATION;
         if (!reason_parse(value, ref->value_len, from, recorded, &got[n]))
             continue;
@@ -680,7 +680,7 @@ static void game_complete(arb_reader *r)
     arb_game *g = &r->rec;
     if (!r->setup_done && g->status == ARB_OK)
         setup(r);
-    g->tags = tagtab_publish(&r->tt);
+    g->tags = r->tt.tags;
     g->ntags = r->tt.n;
     g->open_variation = r->depth > 0;
     g->result = tag_value(r, K_RESULT);
@@ -975,15 +975,26 @@ static bool tags_put_run(arb_reader *r, const lex_tag_run_t *run, const lex_tag_
         r->oom = r->oom || kept < 0;
         return kept < 0;
     }
+    /* Only the last roster tag of the run is noted (roster_end), after
+     * the others; a Result tag is noted as a roster tag too. */
+    size_t roster = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
-        enum known k = tag_kind(tagtab_name(&r->tt, first + i), at[i].name_len);
-        if (k != K_OTHER) {
-            if (r->known[k] == NO_TAG)
-                r->known[k] = first + i;
+        enum known k = tag_kind(r->tt.tags[first + i].name, at[i].name_len);
+        if (k == K_OTHER)
+            continue;
+        if (r->known[k] == NO_TAG)
+            r->known[k] = first + i;
+        if (k == K_ROSTER || k == K_RESULT)
+            roster = i;
+        if (k != K_ROSTER) {
             lex_token_t tok;
             lex_tag_token(run, &at[i], &tok);
             tag_note(r, k, &tok, first + i);
         }
+    }
+    if (roster != SIZE_MAX) {
+        const lex_tag_at_t *t = &at[roster];
+        r->rec.roster_end = (arb_span){ run->offset + t->at, run->offset + t->close + 1, run->line + t->line, t->col };
     }
     const lex_tag_at_t *last = &at[n - 1];
     r->rec.tags_end = (arb_span){ run->offset + last->at, run->offset + last->close + 1, run->line + last->line,

@@ -34,7 +34,6 @@ enum known tag_kind(const char *s, size_t n)
 
 void tagtab_free(tagtab_t *tt)
 {
-    free(tt->refs);
     free(tt->tags);
     free(tt->arena);
     *tt = (tagtab_t){0};
@@ -47,9 +46,17 @@ static bool room(tagtab_t *tt, size_t need, size_t n)
         size_t cap = tt->arena_cap ? tt->arena_cap : 4096;
         while (cap < tt->len + need)
             cap *= 2;
-        char *p = realloc(tt->arena, cap);
+        /* The tags point into the arena: moved with it. */
+        char *p = malloc(cap);
         if (!p)
             return false;
+        if (tt->len)
+            memcpy(p, tt->arena, tt->len);
+        for (size_t i = 0; i < tt->n; i++) {
+            tt->tags[i].name = p + (tt->tags[i].name - tt->arena);
+            tt->tags[i].value = p + (tt->tags[i].value - tt->arena);
+        }
+        free(tt->arena);
         tt->arena = p;
         tt->arena_cap = cap;
     }
@@ -57,10 +64,6 @@ static bool room(tagtab_t *tt, size_t need, size_t n)
         size_t cap = tt->cap ? tt->cap * 2 : 32;
         while (cap < tt->n + n)
             cap *= 2;
-        struct tag_ref *refs = realloc(tt->refs, cap * sizeof *refs);
-        if (!refs)
-            return false;
-        tt->refs = refs;
         arb_tag *tags = realloc(tt->tags, cap * sizeof *tags);
         if (!tags)
             return false;
@@ -90,7 +93,7 @@ int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk)
     }
     o[an] = '\0';
     o[an + gap + bn] = '\0';
-    tt->refs[tt->n++] = (struct tag_ref){ tt->len, tt->len + an + gap, an, bn };
+    tt->tags[tt->n++] = (arb_tag){ .name = o, .value = o + an + gap, .name_len = an, .value_len = bn };
     tt->len += need;
     tt->count += need;
     return 1;
@@ -108,17 +111,18 @@ int tagtab_add_run(tagtab_t *tt, const lex_tag_run_t *run, const lex_tag_at_t *a
      * test, so the total after the last tag is enough.  Each name and value
      * is NUL-terminated where it lies: on the blank or quote after the name,
      * on the value's closing quote. */
-    size_t base = tt->len, count = tt->count;
-    char *a = tt->arena + base;
+    size_t count = tt->count;
+    char *a = tt->arena + tt->len;
     memcpy(a, run->text, len);
-    struct tag_ref *ref = tt->refs + tt->n;
+    arb_tag *tag = tt->tags + tt->n;
     for (size_t i = 0; i < n; i++) {
         const lex_tag_at_t *t = &at[i];
         size_t gap = t->value - (t->name + t->name_len);
         count += t->name_len + (gap > 8 ? 1 : gap) + t->value_len + 1;
         a[t->name + t->name_len] = '\0';
         a[t->value + t->value_len] = '\0';
-        ref[i] = (struct tag_ref){ base + t->name, base + t->value, t->name_len, t->value_len };
+        tag[i] = (arb_tag){ .name = a + t->name, .value = a + t->value, .name_len = t->name_len,
+                            .value_len = t->value_len };
     }
     if (count > TAGTAB_MAX_TEXT)
         return 0;
@@ -131,18 +135,7 @@ int tagtab_add_run(tagtab_t *tt, const lex_tag_run_t *run, const lex_tag_at_t *a
 size_t tagtab_find(const tagtab_t *tt, const char *name, size_t len)
 {
     for (size_t i = 0; i < tt->n; i++)
-        if (tt->refs[i].name_len == len && memcmp(tt->arena + tt->refs[i].name, name, len) == 0)
+        if (tt->tags[i].name_len == len && memcmp(tt->tags[i].name, name, len) == 0)
             return i;
     return SIZE_MAX;
-}
-
-const arb_tag *tagtab_publish(tagtab_t *tt)
-{
-    for (size_t i = 0; i < tt->n; i++) {
-        tt->tags[i].name = tt->arena + tt->refs[i].name;
-        tt->tags[i].value = tt->arena + tt->refs[i].value;
-        tt->tags[i].name_len = tt->refs[i].name_len;
-        tt->tags[i].value_len = tt->refs[i].value_len;
-    }
-    return tt->tags;
 }

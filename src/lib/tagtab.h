@@ -19,13 +19,9 @@ enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJ
 /* Which of them a name is. */
 enum known tag_kind(const char *s, size_t n);
 
-/* Where tag i's name and value are in the arena, each NUL-terminated. */
-struct tag_ref { size_t name, value, name_len, value_len; };
-
 typedef struct tagtab {
-    struct tag_ref *refs;
-    arb_tag *tags;     /* refs as the game record gives them (tagtab_publish()) */
-    size_t n, cap;     /* tags kept; room in refs and tags */
+    arb_tag *tags;     /* names and values in the arena, each NUL-terminated */
+    size_t n, cap;     /* tags kept; room in tags */
     char *arena;
     size_t len, arena_cap;
     size_t count;      /* the tag text counted against TAGTAB_MAX_TEXT: names, values, gaps, NULs */
@@ -49,20 +45,7 @@ int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk);
  * (none kept: the caller adds them one at a time), -1 out of memory. */
 int tagtab_add_run(tagtab_t *tt, const lex_tag_run_t *run, const lex_tag_at_t *at, size_t n);
 
-/* Tag i's name and value. */
-static inline const char *tagtab_name(const tagtab_t *tt, size_t i)
-{
-    return tt->arena + tt->refs[i].name;
-}
-static inline const char *tagtab_value(const tagtab_t *tt, size_t i)
-{
-    return tt->arena + tt->refs[i].value;
-}
-
 /* The index of the first tag named name[0..len), SIZE_MAX if none. */
 size_t tagtab_find(const tagtab_t *tt, const char *name, size_t len);
-
-/* The tags as arb_tag records (valid until the next change). */
-const arb_tag *tagtab_publish(tagtab_t *tt);
 
 #endif
