@@ -822,11 +822,7 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     while (p < end && n < max) {
         unsigned char c = *p, k = cls[c] & ~C_RES;
         const unsigned char *q = p + 1;
-        if (k & C_WS) {
-            if (k & C_EOL)
-                line_end(lx, p);
-            p = q;
-        } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
+        if (k == (C_SYM | C_NAME | C_DIGIT)) {
             /* A move number, as fast_symbol() passes it (and the usual
              * blank after it); its end is written once, at the end. */
             while (q < end && (cls[*q] & C_DIGIT))
@@ -840,35 +836,45 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
                 break;
             passed = q;
             p = q + (*q == ' ');
-        } else if (k == (C_SYM | C_NAME)) {
-            unsigned seen = 0;
-            size_t len = usual_move_len(p, end);
-            if (len) {
-                q = p + len;
-            } else {
-                while (q < end && (cls[*q] & C_SYM))
-                    seen |= cls[*q++];
-                len = (size_t)(q - p);
-                if (q == end || len > LEX_MAX_SYMBOL)
-                    break;
-            }
-            moves[n++] = (lex_move_t){
-                .text = (const char *)p,
-                .len = len,
-                .line = lx->line,
-                .end = off_of(lx, p) + len,
-            };
-            p = q + (*q == ' ');
-            if (seen & C_RES)
-                break; /* "Rd6+1-0": the game may end here */
-        } else if (c == '{') {
+            /* Usually a move follows at once: read on without the loop. */
+            if (p == end || (cls[*p] & ~C_RES) != (C_SYM | C_NAME))
+                continue;
+            q = p + 1;
+        } else if (k & C_WS) {
+            if (k & C_EOL)
+                line_end(lx, p);
+            p = q;
+            continue;
+        } else if (k != (C_SYM | C_NAME)) {
+            if (c != '{')
+                break;
             lx->p = p;
             if (fast_brace(lx, NULL, p, MAINLINE_SKIP, passed_end) != PASSED)
                 break;
             p = passed = lx->p;
-        } else {
-            break;
+            continue;
         }
+        /* A symbol that starts with a letter: a move, most often. */
+        unsigned seen = 0;
+        size_t len = usual_move_len(p, end);
+        if (len) {
+            q = p + len;
+        } else {
+            while (q < end && (cls[*q] & C_SYM))
+                seen |= cls[*q++];
+            len = (size_t)(q - p);
+            if (q == end || len > LEX_MAX_SYMBOL)
+                break;
+        }
+        moves[n++] = (lex_move_t){
+            .text = (const char *)p,
+            .len = len,
+            .line = lx->line,
+            .end = off_of(lx, p) + len,
+        };
+        p = q + (*q == ' ');
+        if (seen & C_RES)
+            break; /* "Rd6+1-0": the game may end here */
     }
     if (passed)
         *passed_end = off_of(lx, passed);
