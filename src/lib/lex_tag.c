@@ -475,6 +475,12 @@ size_t lex_next_tags(lexer_t *lx, lex_tag_run_t *run, lex_tag_at_t *tags, size_t
             .col = col_at(lx->line_start, off_of(lx, p)),
             .line = (uint32_t)(lx->line - line0),
         };
+        /* The usual line end, \n after the ']' or a blank, counted here. */
+        if (*q == '\n' && q[-1] != '\r') {
+            lx->line++;
+            lx->line_start = off_of(lx, q) + 1;
+            q++;
+        }
         p = q;
     }
     lx->name_last = (uint8_t)last;
