@@ -1243,7 +1243,8 @@ static char *lex_reading(const char *in, size_t n, cut_t cut, enum reading how, 
             for (size_t i = 0; i < got; i++) {
                 const lex_move_t *m = &moves[i];
                 CHECK(m->end >= where, "run symbol ends at %" PRIu64 ", before %" PRIu64, m->end, where);
-                sb_brief(&out, TOK_SYMBOL, m->end - m->len, m->end, m->line, m->col, m->text, m->len);
+                sb_brief(&out, TOK_SYMBOL, m->end - m->len, m->end, m->line, lex_move_col(lx, m), m->text,
+                         m->len);
                 where = m->end;
             }
             if (passed > where)
@@ -1359,6 +1360,22 @@ START_TEST(mainline_fuzz)
 }
 END_TEST
 
+/* lex_next_tags() with each tag of the run as lex_next() gives it. */
+static size_t next_tag_tokens(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4])
+{
+    lex_tag_run_t run;
+    lex_tag_at_t at[8];
+    ck_assert_uint_le(max, 8);
+    size_t n = lex_next_tags(lx, &run, at, max, seen);
+    for (size_t i = 0; i < n; i++) {
+        lex_tag_token(&run, &at[i], &tags[i]);
+        /* One copy takes the run: every tag lies in it, in order. */
+        ck_assert(i == 0 ? at[i].at == 0 : at[i].at > at[i - 1].close);
+        ck_assert(at[i].name > at[i].at && at[i].value > at[i].name && at[i].close >= at[i].value + at[i].value_len);
+    }
+    return n;
+}
+
 /* Reads in[0..n) cut as told, every token in full: with lex_next() alone
  * (run 0), or asking lex_next_tags() for up to run tags first each time,
  * with a set of names that starts empty at each other token (or holds
@@ -1380,7 +1397,7 @@ static char *lex_tag_reading(const char *in, size_t n, cut_t cut, size_t run, bo
         if (run) {
             uint64_t before[4];
             memcpy(before, seen, sizeof seen);
-            size_t got = lex_next_tags(lx, tags, run, seen);
+            size_t got = next_tag_tokens(lx, tags, run, seen);
             CHECK(got <= run && (!full_seen || got == 0), "%zu tags for room for %zu", got, run);
             for (size_t i = 0; i < got; i++) {
                 const lex_token_t *t = &tags[i];
@@ -1448,24 +1465,24 @@ START_TEST(tags_corpus_like)
     lex_feed(lx, in, strlen(in));
     lex_token_t tags[8], t;
     uint64_t seen[4] = {0, 0, 0, 0};
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* the stream start: a mark may come */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* the stream start: a mark may come */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
     unsigned bit = lex_name_bit(t.text, t.len);
     seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1);
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 1);
     ck_assert_uint_eq(tags[0].line, 2);
     ck_assert_uint_eq(tags[0].col, 1);
     ck_assert_uint_eq(tags[0].offset, 13);
     ck_assert_uint_eq(tags[0].value_len, 1);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* Event again */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* Event again */
     memset(seen, 0, sizeof seen);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 1); /* Event "c" */
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* D: a comment follows */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 1); /* Event "c" */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* D: a comment follows */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
     ck_assert_int_eq(lex_next(lx, &t), TOK_COMMENT);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* F: an escape */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* F: an escape */
     ck_assert_int_eq(lex_next(lx, &t), TOK_TAG);
-    ck_assert_uint_eq(lex_next_tags(lx, tags, 8, seen), 0); /* G: its line end is not here yet */
+    ck_assert_uint_eq(next_tag_tokens(lx, tags, 8, seen), 0); /* G: its line end is not here yet */
     lex_free(lx);
 }
 END_TEST
@@ -1473,6 +1490,48 @@ END_TEST
 START_TEST(tags_fuzz)
 {
     random_inputs("[[[]]]\"\"\"  \n\n\r\tAbA_1\\{}e4.;%", 4711, tag_readings_agree);
+}
+END_TEST
+
+/* Tag sections that repeat the names of the one before, as exports do: a
+ * run reads a line that starts as the name that followed last time did
+ * ([Name ") by one compare, and must still read every shape of it as
+ * lex_next() does: a quote inside the value, blanks before the ']', an
+ * escape, more on the line, a name that is the start of another (White,
+ * WhiteElo, WhiteABx"), no ']', \r\n, a value too long to keep, and a
+ * line cut by the chunk's end. */
+START_TEST(tags_known_names)
+{
+    static const char *const variants[] = {
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"1\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"a\"b\"]\n[White \"w\" ]\n[WhiteElo \"2\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\r\n[Site \"s\\\"\"]\r\n[White \"w\"] x\r\n[WhiteElo \"3\"]\r\n[Result \"0-1\"]\r\n\r\n1. e4 0-1\r\n\r\n",
+        "[Event \"e\"]\n[Site  \"s\"]\n[WhiteElo \"4\"]\n[White \"w\"]\n[Result \"*\"]\n\n*\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"5\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"\"]\n[White \"\"\"]\n[WhiteElo \"\\\\\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"6\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"\n\n[WhiteElo \"7\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[WhiteABx\"]\n[WhiteElo \"8\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+        "[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[WhiteElo \"9\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+    };
+    size_t cap = 3 * LEX_MAX_VALUE + 4096, n = 0;
+    char *in = malloc(cap);
+    ck_assert_ptr_nonnull(in);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+            n += (size_t)sprintf(in + n, "%s", variants[i]);
+    /* A value one byte over the cap, then one at it, on a known name. */
+    for (int over = 1; over >= 0; over--) {
+        n += (size_t)sprintf(in + n, "[Event \"e\"]\n[Site \"");
+        memset(in + n, 'v', (size_t)LEX_MAX_VALUE + (size_t)over);
+        n += (size_t)LEX_MAX_VALUE + (size_t)over;
+        n += (size_t)sprintf(in + n, "\"]\n[White \"w\"]\n\n*\n\n");
+    }
+    n += (size_t)sprintf(in + n, "%s", variants[0]);
+    /* The last line is cut short: its value runs to the end of the input. */
+    n += (size_t)sprintf(in + n, "[Event \"e\"]\n[Site \"s\"]\n[White \"w");
+    tag_readings_agree(in, n, 12);
+    free(in);
 }
 END_TEST
 
@@ -1547,6 +1606,7 @@ static Suite *lex_suite(void)
         CASE(mainline_fuzz),
         CASE(tags_corpus_like),
         CASE(tags_fuzz),
+        CASE(tags_known_names),
 #undef CASE
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "pgnarbiter.h"
 #include "testutil.h"
 
@@ -1306,6 +1307,100 @@ START_TEST(spans_tags_and_marker)
 }
 END_TEST
 
+/* Names for tags_limits(), all six bytes long: first `same` names that
+ * share one bit of lex_name_bit() (the lexer's runs stop before each of
+ * them but the first: they go one at a time), then `fresh` names with a bit
+ * of their own each (they come in runs).  names[i] is 8 bytes. */
+static char (*limit_names(size_t same, size_t fresh))[8]
+{
+    static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    char (*names)[8] = malloc((same + fresh) * sizeof *names);
+    ck_assert_ptr_nonnull(names);
+    /* The bit comes from the length and bytes 0, 3 and 5: those fixed, the
+     * others counted. */
+    ck_assert_uint_lt(same, 62 * 62 * 62);
+    for (size_t k = 0; k < same; k++)
+        memcpy(names[k], (char[8]){ 'T', alnum[k % 62], alnum[k / 62 % 62], 'm', alnum[k / 3844], 'z', 0 }, 8);
+    uint64_t used[4] = {0, 0, 0, 0};
+    if (same) {
+        unsigned bit = lex_name_bit(names[0], 6);
+        used[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    }
+    size_t n = same;
+    for (size_t k = 0; n < same + fresh; k++) {
+        ck_assert_uint_lt(k, 62 * 62);
+        char name[8] = { 'U', 'a', 'a', alnum[k % 62], 'a', alnum[k / 62], 0 };
+        unsigned bit = lex_name_bit(name, 6);
+        if (!(used[bit >> 6] >> (bit & 63) & 1)) {
+            used[bit >> 6] |= (uint64_t)1 << (bit & 63);
+            memcpy(names[n++], name, 8);
+        }
+    }
+    return names;
+}
+
+/* Reads in whole, once: the tag count of its one game, whose tags must be
+ * the first of names[], in order, whole. */
+static size_t tags_kept(const char *in, size_t len, char (*names)[8])
+{
+    arb_reader *r = arb_reader_new(NULL);
+    ck_assert_ptr_nonnull(r);
+    arb_reader_feed(r, in, len);
+    arb_reader_finish(r);
+    const arb_game *g = arb_reader_next(r, NULL);
+    ck_assert_ptr_nonnull(g);
+    size_t n = g->ntags;
+    for (size_t i = 0; i < n; i++)
+        CHECK(strcmp(g->tags[i].name, names[i]) == 0 && strlen(g->tags[i].value) == g->tags[i].value_len &&
+                  g->tags[i].value_len > 0 && g->tags[i].value[0] == 'v',
+              "tag %zu is %s", i, g->tags[i].name);
+    ck_assert_ptr_null(arb_reader_next(r, NULL));
+    arb_reader_free(r);
+    return n;
+}
+
+/* A game keeps its first 4,096 tags, and tag text up to 8 MiB: a tag is
+ * kept while the names, values, the bytes between a name and its value and
+ * one NUL each so far, plus its own name, value and two NULs, fit.  Plain
+ * tags with new names come in runs of the lexer's (one copy each) until a
+ * run would cross a limit; the tags then go one at a time, and the same
+ * ones are kept. */
+START_TEST(tags_limits)
+{
+    /* 4,090 tags one at a time, then runs: the run that crosses 4,096. */
+    size_t same = 4090, fresh = 40, total = same + fresh;
+    char (*names)[8] = limit_names(same, fresh);
+    char *in = malloc(total * 32 + 64), *o = in;
+    ck_assert_ptr_nonnull(in);
+    for (size_t i = 0; i < total; i++)
+        o += sprintf(o, "[%s \"v%zu\"]\n", names[i], i);
+    o += sprintf(o, "\n*\n");
+    ck_assert_uint_eq(tags_kept(in, (size_t)(o - in), names), 4096);
+    free(in);
+    free(names);
+
+    /* Values of 60,000 bytes, in runs: each tag counts 6 + 2 + 60,000 + 1
+     * = 60,009 bytes; tag i (from 0) is kept while i * 60,009 + 6 + 60,000
+     * + 2 is at most 8,388,608, so for i up to 138: 139 tags. */
+    size_t vlen = 60000;
+    same = 1, fresh = 199, total = same + fresh;
+    names = limit_names(same, fresh);
+    in = malloc(total * (vlen + 16) + 64);
+    ck_assert_ptr_nonnull(in);
+    o = in;
+    for (size_t i = 0; i < total; i++) {
+        o += sprintf(o, "[%s \"v", names[i]);
+        memset(o, 'x', vlen - 1);
+        o += vlen - 1;
+        o += sprintf(o, "\"]\n");
+    }
+    o += sprintf(o, "\n*\n");
+    ck_assert_uint_eq(tags_kept(in, (size_t)(o - in), names), 139);
+    free(in);
+    free(names);
+}
+END_TEST
+
 START_TEST(spans_roster_order)
 {
     /* roster_end is the last tag of the Seven Tag Roster in input order,
@@ -1475,6 +1570,7 @@ static Suite *reader_suite(void)
         CASE(facts_and_adjudication),
         CASE(spans_tags_and_marker),
         CASE(spans_roster_order),
+        CASE(tags_limits),
         CASE(spans_in_second_game_crlf),
         CASE(spans_end_at_ply_zero),
         CASE(api_names_and_defaults),

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "board_play.h"
 #include "movegen.h"
 #include "zobrist.h"
 
@@ -499,32 +500,6 @@ static void drop_rights_of(board_t *b, int color)
     }
 }
 
-/* Does the piece on `from` attack `to` on board b? */
-static inline bool piece_attacks(const board_t *b, int from, int to)
-{
-    uint8_t pc = b->sq[from];
-    int t = PIECE_TYPE(pc), d = to - from;
-    if (t == PAWN)
-        return PIECE_COLOR(pc) == WHITE ? (d == 15 || d == 17) : (d == -15 || d == -17);
-    if (!(board_ray_kinds[BOARD_DELTA(from, to)] & (1 << t)))
-        return false;
-    return t == KNIGHT || t == KING || !(board_between(from, to) & b->occ);
-}
-
-/* The slider of colour `by` that attacks the king on ksq along the line
- * through the vacated square v (a discovered check), or -1; v < 0: none. */
-static inline int discovered(const board_t *b, int ksq, int v, int by)
-{
-    if (v < 0)
-        return -1;
-    int d = board_ray_dir[BOARD_DELTA(ksq, v)];
-    uint64_t sliders = board_ray_sliders(b, by, ksq, d);
-    if (!sliders)
-        return -1; /* no man of `by` on the line that moves along it (none at all off a line) */
-    int first = board_first_on_ray(ksq, d, b->occ); /* a slider at the latest */
-    return (sliders >> first) & 1 ? SQ88(first) : -1;
-}
-
 /* The en passant part of a successor: after a double step, is the capture
  * legal (FIDE 9.2.3)?  Returns the key with the file added if so. */
 static uint64_t settle_ep(board_t *to, uint64_t key)
@@ -634,8 +609,8 @@ static void play_any(board_t *b, move_t m)
 
     /* Check, from the piece that landed and lines through vacated squares. */
     int ksq = b->king[them];
-    int c1 = piece_attacks(b, landed, ksq) ? landed : -1;
-    int c2 = discovered(b, ksq, v1, us), c3 = discovered(b, ksq, v2, us);
+    int c1 = board_piece_attacks(b, landed, ksq) ? landed : -1;
+    int c2 = board_discovered(b, ksq, v1, us), c3 = board_discovered(b, ksq, v2, us);
     b->in_check = c1 >= 0 || c2 >= 0 || c3 >= 0;
     b->checker = SQ_NONE;
     if (b->in_check) {
@@ -667,7 +642,7 @@ void board_make_move(const board_t *from, move_t m, board_t *to)
 
 /* board_play() for castling, en passant, promotion and null moves: kept
  * out of the plain path so that it needs no stack frame. */
-ARB_NOINLINE static void play_general(board_t *b, move_t m)
+ARB_NOINLINE void board_play_general(board_t *b, move_t m)
 {
     if (m.flags & MOVE_NULL)
         play_null(b);
@@ -677,7 +652,7 @@ ARB_NOINLINE static void play_general(board_t *b, move_t m)
 
 /* The end of a plain move that was a double step: the en passant part of
  * the key, out of line. */
-ARB_NOINLINE static void play_ep(board_t *b)
+ARB_NOINLINE void board_play_ep(board_t *b)
 {
     b->key = settle_ep(b, b->key);
 }
@@ -685,7 +660,7 @@ ARB_NOINLINE static void play_ep(board_t *b)
 /* The castling rights that a plain move of us from f to t takes away: all
  * of its own when the king moves, and each whose rook stood on f or t;
  * the key follows.  Out of line, as most moves change none. */
-ARB_NOINLINE static void play_rights(board_t *b, int us, int f, int t, bool king)
+ARB_NOINLINE void board_play_rights(board_t *b, int us, int f, int t, bool king)
 {
     uint8_t castle = b->castle;
     if (king)
@@ -697,67 +672,7 @@ ARB_NOINLINE static void play_rights(board_t *b, int us, int f, int t, bool king
 
 void board_play(board_t *b, move_t m, board_undo_t *u)
 {
-    u->key = b->key;
-    memcpy(u->state, (unsigned char *)b + BOARD_STATE_FIRST, BOARD_STATE_SIZE);
-    if ((m.flags & (MOVE_CASTLE | MOVE_EP | MOVE_NULL)) || m.promo) {
-        u->victim = (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_EP)) ? EMPTY : b->sq[m.to];
-        play_general(b, m);
-        return;
-    }
-    /* One man moves from f to t, taking whatever stands there: the plain
-     * case of board_make_move(), with every field read before it changes. */
-    int us = b->stm, them = !us, f = m.from, t = m.to;
-    uint8_t pc = b->sq[f], victim = b->sq[t];
-    u->victim = victim;
-    uint64_t key = b->key ^ zobrist_black ^ zobrist_piece[pc][f] ^ zobrist_piece[pc][t];
-    if (b->ep_legal)
-        key ^= zobrist_ep[SQ_FILE(b->ep)];
-    b->sq[f] = EMPTY;
-    b->sq[t] = pc;
-    uint64_t fbit = board_sq_bit[f], tbit = board_sq_bit[t];
-    b->men[MEN_INDEX(pc)] ^= fbit | tbit;
-    b->occ = (b->occ ^ fbit) | tbit;
-    unsigned halfmove = b->halfmove + (b->halfmove != UINT16_MAX);
-    if (victim != EMPTY) {
-        key ^= zobrist_piece[victim][t];
-        b->count[victim]--;
-        b->men[MEN_INDEX(victim)] ^= tbit;
-        halfmove = 0;
-    }
-    b->ep = SQ_NONE;
-    b->ep_legal = false;
-    if (PIECE_TYPE(pc) == PAWN) {
-        halfmove = 0;
-        if (m.flags & MOVE_DOUBLE)
-            b->ep = (uint8_t)((f + t) / 2);
-    } else if (PIECE_TYPE(pc) == KING) {
-        b->king[us] = (uint8_t)t;
-    }
-    b->halfmove = (uint16_t)halfmove;
-    /* Check from the man on t, or uncovered through f (by another man: a
-     * slider found there on t is the man on t, which gives check itself). */
-    int ksq = b->king[them], checker = SQ_NONE;
-    bool check = piece_attacks(b, t, ksq);
-    if (check)
-        checker = t;
-    int c2 = discovered(b, ksq, f, us);
-    if (c2 >= 0 && c2 != t) {
-        checker = check ? SQ_NONE : c2;
-        check = true;
-    }
-    b->in_check = check;
-    b->checker = (uint8_t)checker;
-    b->stm = (uint8_t)them;
-    b->fullmove = (uint16_t)(b->fullmove + us); /* after Black's move */
-    b->key = key;
-    /* The last steps, each a tail call (a double step changes no right):
-     * a right's rook stands on castle_rook as long as the right lasts, so
-     * only a king move, a rook move or a rook's capture can end one (one
-     * test of both kinds; no king is ever taken). */
-    if (b->castle && ((1 << PIECE_TYPE(pc) | 1 << PIECE_TYPE(victim)) & (1 << KING | 1 << ROOK)))
-        play_rights(b, us, f, t, PIECE_TYPE(pc) == KING);
-    else if (b->ep != SQ_NONE)
-        play_ep(b);
+    board_play_inline(b, m, u);
 }
 
 /* Sets square sq to pc, keeping the square sets (not the counts or key). */

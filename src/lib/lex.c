@@ -18,36 +18,13 @@
 
 #include "lex.h"
 #include "lex_internal.h"
+#include "lex_plain.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define LEX_SSE2 1
-#endif
 
-
-static inline uint32_t col_at(uint64_t line_start, uint64_t off)
-{
-    uint64_t c = off - line_start + 1;
-    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
-
-/* Was the stream byte before p a \r?  A \n right after \r ends no new line. */
-static inline bool after_cr(const lexer_t *lx, const unsigned char *p)
-{
-    return p > lx->chunk ? p[-1] == '\r' : lx->cr_last;
-}
-
-/* Counts the line end at *p (\n or \r). */
-static inline void line_end(lexer_t *lx, const unsigned char *p)
-{
-    if (*p == '\r' || !after_cr(lx, p))
-        lx->line++;
-    lx->line_start = off_of(lx, p) + 1;
-}
 
 /* The first byte c at or after index i of the chunk (its length if none),
  * from the cache [*from, *at] when i is inside it: each byte is searched
@@ -426,46 +403,6 @@ static int fast_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char *p, un
     return kind;
 }
 
-/* The first byte in [q, end) that is not a tag name byte (C_NAME), or end.
- * Sixteen bytes a step where the machine allows: most tag lines are read
- * whole by fast_tag(), and its two scans were most of their cost. */
-static inline const unsigned char *name_stop(const unsigned char *q, const unsigned char *end)
-{
-#ifdef LEX_SSE2
-    /* [A-Za-z], [0-9:], and # + - = _; bytes from 0x80 compare negative. */
-    const __m128i case_bit = _mm_set1_epi8(0x20);
-    while (end - q >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-        __m128i low = _mm_or_si128(v, case_bit);
-        __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
-                                      _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1)));
-        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                      _mm_cmplt_epi8(v, _mm_set1_epi8(':' + 1)));
-        __m128i sign = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('+'))),
-                                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
-        sign = _mm_or_si128(sign, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
-        unsigned bad = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), sign)) & 0xffffu;
-        if (bad)
-            return q + __builtin_ctz(bad);
-        q += 16;
-    }
-#endif
-    while (q < end && (cls[*q] & C_NAME))
-        q++;
-    return q;
-}
-
-#ifdef LEX_SSE2
-/* Bytes of v from lo to hi (unsigned), as 0xFF. */
-static inline __m128i bytes_in(__m128i v, char lo, char hi)
-{
-    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
-    return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8((char)(hi - lo))), d);
-}
-#endif
-
 /* The length of the move at p when the sixteen bytes from p hold it whole,
  * ended by a blank or line end, and it is made of the bytes of most moves
  * ([A-Za-z1-9] + #); 0 otherwise, and the byte loop decides.  No loop: a
@@ -490,67 +427,6 @@ static inline size_t usual_move_len(const unsigned char *p, const unsigned char 
     (void)end;
     return 0;
 #endif
-}
-
-/* The first byte in [q, end) that stops a tag value's scan (C_VSTOP: " \
- * and the line ends), or end. */
-static inline const unsigned char *value_stop(const unsigned char *q, const unsigned char *end)
-{
-#ifdef LEX_SSE2
-    while (end - q >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
-                                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
-        unsigned stop = (unsigned)_mm_movemask_epi8(hit);
-        if (stop)
-            return q + __builtin_ctz(stop);
-        q += 16;
-    }
-#endif
-    while (q < end && !(cls[*q] & C_VSTOP))
-        q++;
-    return q;
-}
-
-/* The plain tag [Name "value"] whose '[' is at p, all of it in [p, end):
- * one line, no escape, no quote in the value that blanks and ] follow.
- * Returns its ']' with the name and value set, or NULL for any other shape
- * (the scanner decides those). */
-static inline LEX_ALWAYS_INLINE const unsigned char *plain_tag(const unsigned char *p, const unsigned char *end,
-                                                               const unsigned char **name, size_t *nlen,
-                                                               const unsigned char **value, size_t *vlen)
-{
-    const unsigned char *q = p + 1;
-    while (q < end && (*q == ' ' || *q == '\t'))
-        q++;
-    *name = q;
-    q = name_stop(q, end);
-    *nlen = (size_t)(q - *name);
-    if (*nlen == 0 || *nlen > LEX_MAX_NAME)
-        return NULL;
-    while (q < end && (*q == ' ' || *q == '\t'))
-        q++;
-    if (q == end || *q != '"')
-        return NULL;
-    const unsigned char *v = ++q, *quote;
-    for (;;) {
-        q = value_stop(q, end);
-        if (q == end || *q != '"')
-            return NULL; /* an escape or the line end */
-        quote = q++;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q == end)
-            return NULL;
-        if (*q == ']')
-            break;
-        /* The quote was part of the value; look at this byte again. */
-    }
-    *value = v;
-    *vlen = (size_t)(quote - v);
-    return *vlen > LEX_MAX_VALUE ? NULL : q;
 }
 
 /* The tag token of a plain_tag() from p to its ']' at close. */
@@ -814,6 +690,7 @@ lexer_t *lex_new(void)
     lx->lf_from = lx->cr_from = SIZE_MAX;
     lx->line = 1;
     lx->st = ST_BOM;
+    lx->name_last = LEX_NO_NAME;
     return lx;
 }
 
@@ -940,14 +817,12 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
     if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
         return 0;
     const unsigned char *p = lx->p, *end = lx->end, *passed = NULL;
+    lx->mv_from = p;
+    lx->mv_line_start = lx->line_start;
     while (p < end && n < max) {
         unsigned char c = *p, k = cls[c] & ~C_RES;
         const unsigned char *q = p + 1;
-        if (k & C_WS) {
-            if (k & C_EOL)
-                line_end(lx, p);
-            p = q;
-        } else if (k == (C_SYM | C_NAME | C_DIGIT)) {
+        if (k == (C_SYM | C_NAME | C_DIGIT)) {
             /* A move number, as fast_symbol() passes it (and the usual
              * blank after it); its end is written once, at the end. */
             while (q < end && (cls[*q] & C_DIGIT))
@@ -961,42 +836,60 @@ size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *pass
                 break;
             passed = q;
             p = q + (*q == ' ');
-        } else if (k == (C_SYM | C_NAME)) {
-            unsigned seen = 0;
-            size_t len = usual_move_len(p, end);
-            if (len) {
-                q = p + len;
-            } else {
-                while (q < end && (cls[*q] & C_SYM))
-                    seen |= cls[*q++];
-                len = (size_t)(q - p);
-                if (q == end || len > LEX_MAX_SYMBOL)
-                    break;
-            }
-            uint64_t off = off_of(lx, p);
-            moves[n++] = (lex_move_t){
-                .text = (const char *)p,
-                .len = (uint32_t)len,
-                .col = col_at(lx->line_start, off),
-                .line = lx->line,
-                .end = off + len,
-            };
-            p = q + (*q == ' ');
-            if (seen & C_RES)
-                break; /* "Rd6+1-0": the game may end here */
-        } else if (c == '{') {
+            /* Usually a move follows at once: read on without the loop. */
+            if (p == end || (cls[*p] & ~C_RES) != (C_SYM | C_NAME))
+                continue;
+            q = p + 1;
+        } else if (k & C_WS) {
+            if (k & C_EOL)
+                line_end(lx, p);
+            p = q;
+            continue;
+        } else if (k != (C_SYM | C_NAME)) {
+            if (c != '{')
+                break;
             lx->p = p;
             if (fast_brace(lx, NULL, p, MAINLINE_SKIP, passed_end) != PASSED)
                 break;
             p = passed = lx->p;
-        } else {
-            break;
+            continue;
         }
+        /* A symbol that starts with a letter: a move, most often. */
+        unsigned seen = 0;
+        size_t len = usual_move_len(p, end);
+        if (len) {
+            q = p + len;
+        } else {
+            while (q < end && (cls[*q] & C_SYM))
+                seen |= cls[*q++];
+            len = (size_t)(q - p);
+            if (q == end || len > LEX_MAX_SYMBOL)
+                break;
+        }
+        moves[n++] = (lex_move_t){
+            .text = (const char *)p,
+            .len = len,
+            .line = lx->line,
+            .end = off_of(lx, p) + len,
+        };
+        p = q + (*q == ' ');
+        if (seen & C_RES)
+            break; /* "Rd6+1-0": the game may end here */
     }
     if (passed)
         *passed_end = off_of(lx, passed);
     lx->p = p;
     return n;
+}
+
+uint32_t lex_move_col(const lexer_t *lx, const lex_move_t *m)
+{
+    /* The line starts after the last line end before m (a comment's too),
+     * or where it started when the run began. */
+    const unsigned char *q = (const unsigned char *)m->text;
+    while (q > lx->mv_from && !(cls[q[-1]] & C_EOL))
+        q--;
+    return col_at(q > lx->mv_from ? off_of(lx, q) : lx->mv_line_start, m->end - m->len);
 }
 
 lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end)
@@ -1009,52 +902,13 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
             .offset = m.end - m.len,
             .end = m.end,
             .line = m.line,
-            .col = m.col,
+            .col = lex_move_col(lx, &m),
             .text = m.text,
             .len = m.len,
         };
         return TOK_SYMBOL;
     }
     return next_unskipped(lx, tok, MAINLINE_SKIP, passed_end);
-}
-
-/* The usual tag section without the general loop: blanks and line ends
- * passed over, then plain tags (plain_tag()) each alone on its line, the
- * line end in the chunk, so that no reader need wait for the rest of the
- * line.  Anything else is left to the general loop. */
-size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4])
-{
-    size_t n = 0;
-    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
-        return 0;
-    const unsigned char *p = lx->p, *end = lx->end;
-    while (n < max) {
-        while (p < end && (cls[*p] & C_WS)) {
-            if (cls[*p] & C_EOL)
-                line_end(lx, p);
-            p++;
-        }
-        if (p == end || *p != '[')
-            break;
-        const unsigned char *name, *value;
-        size_t nlen, vlen;
-        const unsigned char *close = plain_tag(p, end, &name, &nlen, &value, &vlen);
-        if (!close)
-            break;
-        const unsigned char *q = close + 1;
-        while (q < end && (cls[*q] & (C_WS | C_EOL)) == C_WS)
-            q++;
-        if (q == end || !(cls[*q] & C_EOL))
-            break;
-        unsigned bit = lex_name_bit((const char *)name, nlen);
-        if (seen[bit >> 6] >> (bit & 63) & 1)
-            break; /* perhaps a name the game has: the caller looks */
-        seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
-        plain_tag_token(lx, &tags[n++], p, close, name, nlen, value, vlen);
-        p = q;
-    }
-    lx->p = p;
-    return n;
 }
 
 /* A line whose reading does not depend on what came before it (-j cuts). */

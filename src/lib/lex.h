@@ -102,9 +102,8 @@ lex_kind_t lex_next_mainline(lexer_t *lx, lex_token_t *tok, uint64_t *passed_end
  * as movetext does ("Sf3", "Rd6+1-0"). */
 typedef struct lex_move {
     const char *text; /* its bytes, in the chunk: valid until the next call */
-    uint32_t len;
-    uint32_t col;     /* of its first byte */
-    uint64_t line;
+    size_t len;
+    uint64_t line;    /* of its first byte (its column: lex_move_col()) */
     uint64_t end;     /* stream offset one past its last byte; it starts at end - len */
 } lex_move_t;
 
@@ -115,6 +114,11 @@ typedef struct lex_move {
  * 0 or / in it (a result may end the game there).  Returns how many it
  * wrote; lex_next_mainline() or lex_next() reads on from where it stopped. */
 size_t lex_next_moves(lexer_t *lx, lex_move_t *moves, size_t max, uint64_t *passed_end);
+
+/* The column of the first byte of m, a symbol of the last lex_next_moves()
+ * call on lx, before any other call on lx.  Counted only when asked: the
+ * usual move does not need it. */
+uint32_t lex_move_col(const lexer_t *lx, const lex_move_t *m);
 
 /* The last comment: the reader looks for the sentence a program adds at
  * the end of the last move's comment ("..., White mates").  The lexer keeps
@@ -156,13 +160,49 @@ static inline unsigned lex_name_bit(const char *name, size_t len)
     return (x * 0x9E3779B1u) >> 24; /* Fibonacci hashing: the top byte mixes every input bit */
 }
 
+/* A run of plain tags read by lex_next_tags(): where its first byte (the
+ * first tag's '[') is, in the chunk (valid until the next call) and in the
+ * stream, and that tag's line. */
+typedef struct lex_tag_run {
+    const char *text;
+    uint64_t offset;
+    uint64_t line;
+} lex_tag_run_t;
+
+/* One tag of a run, its positions counted from the run's first byte: the
+ * tag's bytes from at to close (its ']'), its name and value (without
+ * escapes, so raw bytes), and its line after the run's first line. */
+typedef struct lex_tag_at {
+    uint32_t at, close, name, value;
+    uint32_t name_len, value_len;
+    uint32_t col;  /* of its '[' */
+    uint32_t line; /* lines after the run's first */
+} lex_tag_at_t;
+
 /* The usual tag section, many tags a call: passes over blanks and line ends
  * and writes to tags[] up to max tags as lex_next() reads them, each a plain
  * [Name "value"] (no escape) with nothing but blanks after it up to the end
- * of its line.  Stops before anything else, and before a tag whose name's
+ * of its line, all of them in the chunk from run->text on (one copy takes
+ * them all).  Stops before anything else, and before a tag whose name's
  * lex_name_bit() is set in seen[] (the caller's names so far); sets the bit
- * of each tag it writes.  Returns how many it wrote; lex_next() reads on
- * from where it stopped. */
-size_t lex_next_tags(lexer_t *lx, lex_token_t *tags, size_t max, uint64_t seen[4]);
+ * of each tag it writes.  Returns how many it wrote (run is set if any);
+ * lex_next() reads on from where it stopped. */
+size_t lex_next_tags(lexer_t *lx, lex_tag_run_t *run, lex_tag_at_t *tags, size_t max, uint64_t seen[4]);
+
+/* Tag a of run as lex_next() gives it. */
+static inline void lex_tag_token(const lex_tag_run_t *run, const lex_tag_at_t *a, lex_token_t *tok)
+{
+    *tok = (lex_token_t){
+        .kind = TOK_TAG,
+        .offset = run->offset + a->at,
+        .end = run->offset + a->close + 1,
+        .line = run->line + a->line,
+        .col = a->col,
+        .text = run->text + a->name,
+        .len = a->name_len,
+        .value = run->text + a->value,
+        .value_len = a->value_len,
+    };
+}
 
 #endif

@@ -26,6 +26,8 @@
 #define RAW_MAX (2 * (size_t)LEX_MAX_VALUE + 2)
 
 #define NONE UINT64_MAX /* "no such raw index" */
+#define LEX_NAMES 32    /* tag names known by their usual line (struct lexer) */
+#define LEX_NO_NAME 0xFF
 #define NO_TOKEN (-1)   /* a scanner finished without a token (% line, BOM) */
 #define PASSED (-2)     /* a fast path passed over a token its caller skips */
 
@@ -166,9 +168,27 @@ struct lexer {
     size_t c_tlen;
     unsigned char ctail[LEX_COMMENT_TAIL];
 
+    /* Where the last lex_next_moves() started, and where its line started
+     * there, for lex_move_col(). */
+    const unsigned char *mv_from;
+    uint64_t mv_line_start;
+
     /* A second token produced by the same scan (the rest of a tag line). */
     bool has_pend;
     lex_token_t pend;
+
+    /* Tag names met in runs of tag lines (lex_next_tags()), each as the
+     * bytes its usual line starts with, and the name that came after it
+     * last time: a tag section like the one before is read by one compare
+     * a name, without the name's scan. */
+    struct lex_known_name {
+        unsigned char pat[32]; /* '[', the name, a blank and a quote; zeros after */
+        uint32_t mask;         /* bit i set: pat[i] is compared */
+        uint8_t nlen, bit, next; /* next: the entry that followed, LEX_NO_NAME if none */
+    } names[LEX_NAMES];
+    uint8_t nnames;            /* entries used; none is ever dropped */
+    uint8_t name_last;         /* the entry of the last tag of a run, LEX_NO_NAME if none */
+    uint8_t name_at[256];      /* 1 + the entry of each lex_name_bit(), 0 if none */
 };
 
 /* Stands in for a NULL chunk and for one that is gone, so that pointer

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lex_internal.h"
+#include "lex_plain.h"
 
 /* Tags.  The raw value is every byte after the opening quote; raw index i
  * is stream offset v_off + i, on the tag's line. */
@@ -349,3 +350,145 @@ int lex_scan_tag(lexer_t *lx, lex_token_t *tok)
     }
 }
 
+/* ---- runs of plain tag lines ---- */
+
+/* Does the line at p, which has 32 bytes in the chunk, start as k's does? */
+static inline bool known_name_at(const struct lex_known_name *k, const unsigned char *p)
+{
+#ifdef LEX_SSE2
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                                                            _mm_loadu_si128((const __m128i *)(const void *)k->pat)));
+    if (k->mask > 0xffffu)
+        m |= (uint32_t)_mm_movemask_epi8(
+                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+                                _mm_loadu_si128((const __m128i *)(const void *)(k->pat + 16))))
+             << 16;
+    return (m & k->mask) == k->mask;
+#else
+    return memcmp(p, k->pat, (size_t)k->nlen + 3) == 0;
+#endif
+}
+
+/* The entry of a tag name, whose lex_name_bit() is bit: found, or made if
+ * there is room (and no other name holds the bit); LEX_NO_NAME if none. */
+static unsigned known_name(lexer_t *lx, const unsigned char *name, size_t nlen, unsigned bit)
+{
+    unsigned i = lx->name_at[bit];
+    if (i)
+        return lx->names[i - 1].nlen == nlen && memcmp(lx->names[i - 1].pat + 1, name, nlen) == 0 ? i - 1
+                                                                                                 : LEX_NO_NAME;
+    if (nlen + 3 > sizeof lx->names[0].pat || lx->nnames >= LEX_NAMES)
+        return LEX_NO_NAME;
+    struct lex_known_name *k = &lx->names[lx->nnames];
+    memset(k->pat, 0, sizeof k->pat);
+    k->pat[0] = '[';
+    memcpy(k->pat + 1, name, nlen);
+    k->pat[nlen + 1] = ' ';
+    k->pat[nlen + 2] = '"';
+    k->mask = (uint32_t)(((uint64_t)1 << (nlen + 3)) - 1);
+    k->nlen = (uint8_t)nlen;
+    k->bit = (uint8_t)bit;
+    k->next = LEX_NO_NAME;
+    lx->name_at[bit] = (uint8_t)(lx->nnames + 1);
+    return lx->nnames++;
+}
+
+/* The usual tag section without the general loop: blanks and line ends
+ * passed over, then plain tags (plain_tag()) each alone on its line, the
+ * line end in the chunk, so that no reader need wait for the rest of the
+ * line.  Anything else is left to the general loop.  A line that starts
+ * with the name that followed the last one last time ([Name ") has its
+ * value read at once; it is read as plain_tag() would read it, or by
+ * plain_tag() itself when it is not the plain case (a quote in the value,
+ * blanks before the ']'). */
+size_t lex_next_tags(lexer_t *lx, lex_tag_run_t *run, lex_tag_at_t *tags, size_t max, uint64_t seen[4])
+{
+    size_t n = 0;
+    if (lx->st != ST_IDLE || lx->has_pend || lx->drained)
+        return 0;
+    const unsigned char *p = lx->p, *end = lx->end, *first = p;
+    uint64_t line0 = 0;
+    unsigned last = lx->name_last;
+    while (n < max) {
+        while (p < end && (cls[*p] & C_WS)) {
+            if (cls[*p] & C_EOL)
+                line_end(lx, p);
+            p++;
+        }
+        if (p == end || *p != '[')
+            break;
+        const unsigned char *name = NULL, *value = NULL, *close = NULL;
+        size_t nlen = 0, vlen = 0;
+        unsigned bit = 0, e = LEX_NO_NAME;
+        if (last != LEX_NO_NAME && lx->names[last].next != LEX_NO_NAME && end - p >= 32) {
+            const struct lex_known_name *k = &lx->names[lx->names[last].next];
+            if (known_name_at(k, p)) {
+                const unsigned char *v = p + k->nlen + 3, *q = value_stop(v, end);
+                if (end - q >= 2 && *q == '"' && q[1] == ']' && (size_t)(q - v) <= LEX_MAX_VALUE) {
+                    name = p + 1;
+                    nlen = k->nlen;
+                    value = v;
+                    vlen = (size_t)(q - v);
+                    close = q + 1;
+                    bit = k->bit;
+                    e = lx->names[last].next;
+                }
+            }
+        }
+        /* A line the run stops before is read by lex_next(): no name is
+         * known to come after the last one then. */
+        if (!close) {
+            close = plain_tag(p, end, &name, &nlen, &value, &vlen);
+            if (!close) {
+                last = LEX_NO_NAME;
+                break;
+            }
+            bit = lex_name_bit((const char *)name, nlen);
+        }
+        const unsigned char *q = close + 1;
+        while (q < end && (cls[*q] & (C_WS | C_EOL)) == C_WS)
+            q++;
+        /* The line end must be in the chunk; positions are 32 bits from the
+         * run's start; a name the game may have is the caller's to look at. */
+        if (q == end || !(cls[*q] & C_EOL) || (size_t)(close - (n ? first : p)) >= UINT32_MAX ||
+            seen[bit >> 6] >> (bit & 63) & 1) {
+            last = LEX_NO_NAME;
+            break;
+        }
+        seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        if (e == LEX_NO_NAME)
+            e = known_name(lx, name, nlen, bit);
+        if (last != LEX_NO_NAME)
+            lx->names[last].next = (uint8_t)e;
+        last = e;
+        if (n == 0) {
+            first = p;
+            line0 = lx->line;
+        }
+        tags[n++] = (lex_tag_at_t){
+            .at = (uint32_t)(p - first),
+            .close = (uint32_t)(close - first),
+            .name = (uint32_t)(name - first),
+            .value = (uint32_t)(value - first),
+            .name_len = (uint32_t)nlen,
+            .value_len = (uint32_t)vlen,
+            .col = col_at(lx->line_start, off_of(lx, p)),
+            .line = (uint32_t)(lx->line - line0),
+        };
+        /* The usual line end, \n after the ']' or a blank, counted here. */
+        if (*q == '\n' && q[-1] != '\r') {
+            lx->line++;
+            lx->line_start = off_of(lx, q) + 1;
+            q++;
+        }
+        p = q;
+    }
+    lx->name_last = (uint8_t)last;
+    if (n) {
+        run->text = (const char *)first;
+        run->offset = off_of(lx, first);
+        run->line = line0;
+    }
+    lx->p = p;
+    return n;
+}

@@ -18,19 +18,14 @@
 #include "reason_check.h"
 #include "rules.h"
 #include "san.h"
+#include "tagtab.h"
 
-#define MAX_TAGS 4096            /* tags kept per game; more are read and dropped */
-#define MAX_ARENA (8u << 20)     /* bytes of tag text kept per game */
 #define QUEUE_MAX 3
 #define RUN_MOVES 16             /* moves asked of the lexer at a time */
 #define RUN_TAGS 16              /* tags asked of the lexer at a time */
 
 enum state { IDLE, TAGS, MOVES };
 
-struct tag_ref { size_t name, value, name_len, value_len; };
-
-/* The tags the reader itself looks at. */
-enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJUDICATION, K_DETAILS, K_COUNT };
 #define NO_TAG SIZE_MAX
 
 struct arb_reader {
@@ -49,13 +44,9 @@ struct arb_reader {
     enum state state;
     arb_game rec;
     uint64_t games;
-    struct tag_ref *refs;
-    arb_tag *tags;
-    size_t ntags, tags_cap;
+    tagtab_t tt;                 /* its tags */
     size_t known[K_COUNT];       /* index in refs of the first tag of each kind, NO_TAG if none */
     uint64_t names_seen[4];      /* bit lex_name_bit() of each tag name read: most new names miss */
-    char *arena;
-    size_t arena_len, arena_cap;
     int depth;                   /* variation nesting */
     bool setup_done, replaying;  /* start position chosen; moves still being replayed */
     rules_t rules;               /* the game's rule facts */
@@ -121,9 +112,7 @@ void arb_reader_free(arb_reader *r)
         free(sv->value);
     }
     free(r->ply_end);
-    free(r->refs);
-    free(r->tags);
-    free(r->arena);
+    tagtab_free(&r->tt);
     free(r);
 }
 
@@ -155,11 +144,10 @@ static void game_reset(arb_reader *r)
 {
     r->rules_live = false; /* its memory serves the next game */
     memset(&r->rec, 0, sizeof r->rec);
-    r->ntags = 0;
+    tagtab_clear(&r->tt);
     for (int k = 0; k < K_COUNT; k++)
         r->known[k] = NO_TAG;
     memset(r->names_seen, 0, sizeof r->names_seen);
-    r->arena_len = 0;
     r->depth = 0;
     r->setup_done = r->replaying = false;
     r->pend = NULL;
@@ -177,38 +165,6 @@ static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
     r->state = s;
 }
 
-/* Keeps tag t's name and value, each with a NUL after it, the value gap
- * bytes after the name (gap >= 1); returns where the name went, SIZE_MAX if
- * out of memory.  With gap > 1 the bytes between come along: one copy. */
-static size_t arena_put_tag(arb_reader *r, const lex_token_t *t, size_t gap)
-{
-    size_t an = t->len, bn = t->value_len, need = an + gap + bn + 1;
-    if (r->arena_len + need > r->arena_cap) {
-        size_t cap = r->arena_cap ? r->arena_cap : 4096;
-        while (cap < r->arena_len + need)
-            cap *= 2;
-        char *p = realloc(r->arena, cap);
-        if (!p) {
-            r->oom = true;
-            return SIZE_MAX;
-        }
-        r->arena = p;
-        r->arena_cap = cap;
-    }
-    char *o = r->arena + r->arena_len;
-    if (gap > 1) {
-        memcpy(o, t->text, an + gap + bn);
-    } else {
-        memcpy(o, t->text, an);
-        memcpy(o + an + 1, t->value, bn);
-    }
-    o[an] = '\0';
-    o[an + gap + bn] = '\0';
-    size_t at = r->arena_len;
-    r->arena_len += need;
-    return at;
-}
-
 /* Notes a tag name, whose lex_name_bit() is bit, as perhaps kept. */
 static inline void name_seen(arb_reader *r, unsigned bit)
 {
@@ -218,72 +174,31 @@ static inline void name_seen(arb_reader *r, unsigned bit)
 /* Is a tag of this name, whose lex_name_bit() is bit, kept already? */
 static bool tag_known(const arb_reader *r, const char *name, size_t len, unsigned bit)
 {
-    if (!(r->names_seen[bit >> 6] >> (bit & 63) & 1))
-        return false;
-    for (size_t i = 0; i < r->ntags; i++)
-        if (r->refs[i].name_len == len && memcmp(r->arena + r->refs[i].name, name, len) == 0)
-            return true;
-    return false;
+    return r->names_seen[bit >> 6] >> (bit & 63) & 1 && tagtab_find(&r->tt, name, len) != SIZE_MAX;
 }
 
-/* Which of the tags the reader looks at this name is; by length first. */
-static enum known tag_kind(const char *s, size_t n)
-{
-    switch (n) {
-    case 3:
-        return memcmp(s, "FEN", 3) == 0 ? K_FEN : K_OTHER;
-    case 4:
-        return memcmp(s, "Site", 4) == 0 || memcmp(s, "Date", 4) == 0 ? K_ROSTER : K_OTHER;
-    case 5:
-        return memcmp(s, "Event", 5) == 0 || memcmp(s, "Round", 5) == 0 || memcmp(s, "White", 5) == 0 ||
-                       memcmp(s, "Black", 5) == 0
-                   ? K_ROSTER
-                   : K_OTHER;
-    case 6:
-        return memcmp(s, "Result", 6) == 0 ? K_RESULT : K_OTHER;
-    case 7:
-        return memcmp(s, "Variant", 7) == 0 ? K_VARIANT : K_OTHER;
-    case 11:
-        return memcmp(s, "Termination", 11) == 0 ? K_TERMINATION : K_OTHER;
-    case 12:
-        return memcmp(s, "Adjudication", 12) == 0 ? K_ADJUDICATION : K_OTHER;
-    case 18:
-        return memcmp(s, "TerminationDetails", 18) == 0 ? K_DETAILS : K_OTHER;
-    default:
-        return K_OTHER;
-    }
-}
+static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i);
 
 /* Keeps tag t (its name's bit in names_seen is the caller's to set);
  * in_chunk: t is a plain tag whose name and value lie in one buffer. */
 static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 {
-    /* Name "value": the value a few bytes on, copied with the name. */
-    size_t gap = in_chunk ? (size_t)(t->value - (t->text + t->len)) : 1;
-    if (gap > 8)
-        gap = 1;
-    if (r->ntags >= MAX_TAGS || r->arena_len + t->len + t->value_len + 2 > MAX_ARENA)
+    int kept = tagtab_add(&r->tt, t, in_chunk);
+    if (kept <= 0) {
+        r->oom = r->oom || kept < 0;
         return;
-    if (r->ntags == r->tags_cap) {
-        size_t cap = r->tags_cap ? r->tags_cap * 2 : 32;
-        struct tag_ref *refs = realloc(r->refs, cap * sizeof *refs);
-        if (!refs) { r->oom = true; return; }
-        r->refs = refs;
-        arb_tag *tags = realloc(r->tags, cap * sizeof *tags);
-        if (!tags) { r->oom = true; return; }
-        r->tags = tags;
-        r->tags_cap = cap;
     }
-    size_t n = arena_put_tag(r, t, gap);
-    if (n == SIZE_MAX)
-        return;
-    size_t v = n + t->len + gap;
     enum known k = tag_kind(t->text, t->len);
     if (k != K_OTHER && r->known[k] == NO_TAG)
-        r->known[k] = r->ntags;
-    r->refs[r->ntags++] = (struct tag_ref){ n, v, t->len, t->value_len };
+        r->known[k] = r->tt.n - 1;
+    r->rec.tags_end = (arb_span){ t->offset, t->end, t->line, t->col };
+    tag_note(r, k, t, r->tt.n - 1);
+}
+
+/* What the reader notes of tag t, of kind k, kept as tag i. */
+static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i)
+{
     arb_span here = { t->offset, t->end, t->line, t->col };
-    r->rec.tags_end = here;
     switch (k) {
     case K_RESULT:
         if (r->rec.result_tag.end == 0)
@@ -298,7 +213,7 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
         break;
     case K_TERMINATION:
     case K_DETAILS:
-        if (r->known[k] == r->ntags - 1)
+        if (r->known[k] == i)
             r->reason_tag[k == K_DETAILS] = here;
         break;
     case K_FEN:
@@ -317,7 +232,7 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 /* The value of the first tag of kind k, NULL if there is none. */
 static const char *tag_value(const arb_reader *r, enum known k)
 {
-    return r->known[k] == NO_TAG ? NULL : r->arena + r->refs[r->known[k]].value;
+    return r->known[k] == NO_TAG ? NULL : r->tt.tags[r->known[k]].value;
 }
 
 static void set_error(arb_reader *r, arb_status s, const lex_token_t *t, const char *move, size_t move_len,
@@ -639,7 +554,7 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
         .offset = mv->end - mv->len,
         .end = mv->end,
         .line = mv->line,
-        .col = mv->col,
+        .col = lex_move_col(r->lx, mv),
         .text = mv->text,
         .len = mv->len,
     };
@@ -654,11 +569,8 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
 /* The value of the first tag named `name` (White, Black), NULL if none. */
 static const char *tag_named(const arb_reader *r, const char *name)
 {
-    size_t n = strlen(name);
-    for (size_t i = 0; i < r->ntags; i++)
-        if (r->refs[i].name_len == n && memcmp(r->arena + r->refs[i].name, name, n) == 0)
-            return r->arena + r->refs[i].value;
-    return NULL;
+    size_t i = tagtab_find(&r->tt, name, strlen(name));
+    return i == SIZE_MAX ? NULL : r->tt.tags[i].value;
 }
 
 /* The sentence closing the last mainline comment, if it is one the table
@@ -686,8 +598,8 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
         enum known k = t ? K_DETAILS : K_TERMINATION;
         if (r->known[k] == NO_TAG)
             continue;
-        const struct tag_ref *ref = &r->refs[r->known[k]];
-        const char *value = r->arena + ref->value;
+        const arb_tag *ref = &r->tt.tags[r->known[k]];
+        const char *value = ref->value;
         arb_reason_from from = t ? ARB_FROM_TERMINATION_DETAILS : ARB_FROM_TERMINATION;
         if (!reason_parse(value, ref->value_len, from, recorded, &got[n]))
             continue;
@@ -770,14 +682,8 @@ static void game_complete(arb_reader *r)
     arb_game *g = &r->rec;
     if (!r->setup_done && g->status == ARB_OK)
         setup(r);
-    for (size_t i = 0; i < r->ntags; i++) {
-        r->tags[i].name = r->arena + r->refs[i].name;
-        r->tags[i].value = r->arena + r->refs[i].value;
-        r->tags[i].name_len = r->refs[i].name_len;
-        r->tags[i].value_len = r->refs[i].value_len;
-    }
-    g->tags = r->tags;
-    g->ntags = r->ntags;
+    g->tags = r->tt.tags;
+    g->ntags = r->tt.n;
     g->open_variation = r->depth > 0;
     g->result = tag_value(r, K_RESULT);
     g->marker = r->marker[0] ? r->marker : NULL;
@@ -1061,21 +967,66 @@ static void next_token(arb_reader *r, lex_token_t *t)
     lex_next(r->lx, t);
 }
 
+/* Keeps the n tags of a run as tag_add() would keep each, with one copy;
+ * false if a limit would drop one (the caller then takes them one at a time). */
+static bool tags_put_run(arb_reader *r, const lex_tag_run_t *run, const lex_tag_at_t *at, size_t n)
+{
+    size_t first = r->tt.n;
+    int kept = tagtab_add_run(&r->tt, run, at, n);
+    if (kept <= 0) {
+        r->oom = r->oom || kept < 0;
+        return kept < 0;
+    }
+    /* Only the last roster tag of the run is noted (roster_end), after
+     * the others; a Result tag is noted as a roster tag too. */
+    size_t roster = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        enum known k = tag_kind(r->tt.tags[first + i].name, at[i].name_len);
+        if (k == K_OTHER)
+            continue;
+        if (r->known[k] == NO_TAG)
+            r->known[k] = first + i;
+        if (k == K_ROSTER || k == K_RESULT)
+            roster = i;
+        if (k != K_ROSTER) {
+            lex_token_t tok;
+            lex_tag_token(run, &at[i], &tok);
+            tag_note(r, k, &tok, first + i);
+        }
+    }
+    if (roster != SIZE_MAX) {
+        const lex_tag_at_t *t = &at[roster];
+        r->rec.roster_end = (arb_span){ run->offset + t->at, run->offset + t->close + 1, run->line + t->line, t->col };
+    }
+    const lex_tag_at_t *last = &at[n - 1];
+    r->rec.tags_end = (arb_span){ run->offset + last->at, run->offset + last->close + 1, run->line + last->line,
+                                  last->col };
+    return true;
+}
+
 /* A run of plain tags, each alone on its line, as step() takes them one at
  * a time: none of them is held (its line is known to hold nothing else) or
  * ends the game (the lexer stops before a name the game may have).  Returns
  * false if the lexer had none. */
 static bool take_tags(arb_reader *r)
 {
-    lex_token_t run[RUN_TAGS];
-    size_t n = lex_next_tags(r->lx, run, RUN_TAGS, r->names_seen);
+    lex_tag_run_t run;
+    lex_tag_at_t at[RUN_TAGS];
+    size_t n = lex_next_tags(r->lx, &run, at, RUN_TAGS, r->names_seen);
     if (n == 0)
         return false;
-    if (r->state == IDLE)
-        game_begin(r, &run[0], TAGS);
-    for (size_t i = 0; i < n; i++)
-        tag_add(r, &run[i], true);
-    r->rec.where.end = run[n - 1].end;
+    lex_token_t t;
+    if (r->state == IDLE) {
+        lex_tag_token(&run, &at[0], &t);
+        game_begin(r, &t, TAGS);
+    }
+    if (!tags_put_run(r, &run, at, n)) {
+        for (size_t i = 0; i < n; i++) {
+            lex_tag_token(&run, &at[i], &t);
+            tag_add(r, &t, true);
+        }
+    }
+    r->rec.where.end = run.offset + at[n - 1].close + 1;
     return true;
 }
 

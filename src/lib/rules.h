@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "board_play.h"
 
 enum rules_fact {
     FACT_CHECKMATE,    /* 5.1: in check, no legal move */
@@ -98,14 +99,14 @@ static inline unsigned rules_stamp_slot(uint64_t key)
 
 /* Plays m, a legal move in *r->pos (or a null move), and settles the facts
  * of the position it leaves.  Returns 0, -1 if out of memory. */
-static inline int rules_play(rules_t *r, move_t m)
+static inline ARB_ALWAYS_INLINE int rules_play(rules_t *r, move_t m)
 {
     /* The common ply settles by the proof alone, without a call: see settle(). */
     if (r->remarkable)
         rules_settle_before(r);
     /* In place; r->undo keeps what the position before needs. */
     board_t *b = &r->board;
-    board_play(b, m, &r->undo);
+    board_play_inline(b, m, &r->undo);
     uint32_t ply = ++r->ply;
     if (r->legality_only)
         return 0;
