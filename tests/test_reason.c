@@ -470,9 +470,42 @@ START_TEST(chunking)
     memcpy(buf, cut, strlen(cut));
     arb_reader_feed(r, buf, strlen(cut));
     g = arb_reader_next(r, NULL);
-    CHECK(g && g->nreasons == 1 && strcmp(g->reasons[0].text, "Black mates") == 0,
-          "chunk reused: %zu reasons, \"%s\"", g ? g->nreasons : 0, g && g->nreasons ? g->reasons[0].text : "");
+    CHECK(g && g->nreasons == 1 && strcmp(g->reasons[0].text, "Black mates") == 0 && g->reasons[0].line == 3 &&
+              g->reasons[0].col == 2,
+          "chunk reused: %zu reasons, \"%s\" at %llu:%u", g ? g->nreasons : 0,
+          g && g->nreasons ? g->reasons[0].text : "", g && g->nreasons ? (unsigned long long)g->reasons[0].line : 0,
+          g && g->nreasons ? (unsigned)g->reasons[0].col : 0);
     arb_reader_free(r);
+
+    /* The same where the sentence starts on the comment's first line and
+     * goes on to the next: its place is counted from the comment's {
+     * at column 21: the sentence at 2:22), which must outlive the chunk too. */
+    const char *two = "[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4# {Black\nmates} 0-1\n";
+    const char *at = strchr(two, '}') + 1;
+    for (int reuse = 0; reuse < 2; reuse++) {
+        r = arb_reader_new(NULL);
+        size_t k = reuse ? (size_t)(at - two) : strlen(two);
+        memcpy(buf, two, k);
+        arb_reader_feed(r, buf, k);
+        g = arb_reader_next(r, NULL);
+        if (reuse) {
+            CHECK(g == NULL, "no game yet");
+            memset(buf, 'X', sizeof buf);
+            memcpy(buf, at, strlen(at));
+            arb_reader_feed(r, buf, strlen(at));
+            g = arb_reader_next(r, NULL);
+        }
+        if (!g) {
+            arb_reader_finish(r);
+            g = arb_reader_next(r, NULL);
+        }
+        CHECK(g && g->nreasons == 1 && strcmp(g->reasons[0].text, "Black mates") == 0 &&
+                  g->reasons[0].line == 2 && g->reasons[0].col == 22,
+              "%s: %zu reasons, at %llu:%u", reuse ? "chunk reused" : "one chunk", g ? g->nreasons : 0,
+              g && g->nreasons ? (unsigned long long)g->reasons[0].line : 0,
+              g && g->nreasons ? (unsigned)g->reasons[0].col : 0);
+        arb_reader_free(r);
+    }
 }
 END_TEST
 

@@ -233,7 +233,7 @@ static void comment_done(lexer_t *lx, const unsigned char *q)
 {
     lx->c_fresh = false;
     lx->c_has = true;
-    lx->c_in_chunk = false;
+    lx->c_fast = false;
     lx->c_whole = lx->c_n <= LEX_COMMENT_TAIL;
     lx->c_off = lx->t_off;
     lx->c_line = lx->t_line;
@@ -482,20 +482,17 @@ static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p, uns
             .col = col_at(lx->line_start, off),
         };
     if (!lx->c_off_keep) {
-        /* The last comment: where it is, and its end in the chunk. */
-        size_t n = (size_t)(q - p - 1);
-        lx->c_has = lx->c_in_chunk = true;
-        lx->c_whole = n <= LEX_COMMENT_TAIL;
-        lx->c_n = lx->c_whole ? n : LEX_COMMENT_TAIL;
-        lx->c_p = q - lx->c_n;
-        lx->c_off = off;
+        /* The last comment: where it is (fast_comment()). */
+        lx->c_fast = true;
+        lx->c_fb = p;
+        lx->c_fq = q;
         lx->c_line = lx->line;
-        lx->c_col = col_at(lx->line_start, off);
+        lx->c_lstart = lx->line_start;
     }
     count_lines(lx, p + 1, q);
     if (!lx->c_off_keep) {
         lx->c_eline = lx->line;
-        lx->c_ecol = col_at(lx->line_start, end - 1);
+        lx->c_elstart = lx->line_start;
     }
     lx->p = q + 1;
     return kind;
@@ -528,17 +525,44 @@ static int resume(lexer_t *lx, lex_token_t *tok)
     return NO_TOKEN;
 }
 
+/* The last comment, read by the fast path (c_fast), as lex_last_comment()
+ * gives it. */
+static void fast_comment(const lexer_t *lx, lex_comment_t *out)
+{
+    size_t n = (size_t)(lx->c_fq - lx->c_fb - 1);
+    bool whole = n <= LEX_COMMENT_TAIL;
+    size_t len = whole ? n : LEX_COMMENT_TAIL;
+    uint64_t off = off_of(lx, lx->c_fb);
+    *out = (lex_comment_t){
+        .text = (const char *)(lx->c_fq - len),
+        .len = len,
+        .whole = whole,
+        .offset = off,
+        .line = lx->c_line,
+        .col = col_at(lx->c_lstart, off),
+        .end_line = lx->c_eline,
+        .end_col = col_at(lx->c_elstart, off_of(lx, lx->c_fq)),
+    };
+}
+
 /* The chunk is done with: remember whether it ended with \r, and never
  * read it again (the caller may reuse it once it sees TOK_MORE). */
 static void retire(lexer_t *lx)
 {
     if (!lx->drained && lx->end > lx->chunk)
         lx->cr_last = lx->end[-1] == '\r';
-    if (lx->c_in_chunk) {
-        /* The last comment's end outlives the chunk. */
-        memcpy(lx->ctail, lx->c_p, lx->c_n);
-        lx->c_tlen = lx->c_n;
-        lx->c_in_chunk = false;
+    if (lx->c_fast) {
+        /* The last comment outlives the chunk: its end and its place. */
+        lex_comment_t c;
+        fast_comment(lx, &c);
+        memcpy(lx->ctail, c.text, c.len);
+        lx->c_tlen = c.len;
+        lx->c_whole = c.whole;
+        lx->c_off = c.offset;
+        lx->c_col = c.col;
+        lx->c_ecol = c.end_col;
+        lx->c_fast = false;
+        lx->c_has = true;
     }
     lx->drained = true;
     lx->base += (uint64_t)(lx->end - lx->chunk);
@@ -567,7 +591,7 @@ static void comment_start(lexer_t *lx)
 {
     lx->c_fresh = !lx->c_off_keep;
     if (lx->c_fresh) {
-        lx->c_in_chunk = false;
+        lx->c_fast = false;
         lx->c_has = false;
         lx->c_n = lx->c_tlen = 0;
     }
@@ -580,11 +604,15 @@ void lex_keep_comments(lexer_t *lx, bool keep)
 
 bool lex_last_comment(const lexer_t *lx, lex_comment_t *out)
 {
+    if (lx->c_fast) {
+        fast_comment(lx, out);
+        return true;
+    }
     if (!lx->c_has)
         return false;
     *out = (lex_comment_t){
-        .text = (const char *)(lx->c_in_chunk ? lx->c_p : lx->ctail),
-        .len = lx->c_in_chunk ? lx->c_n : lx->c_tlen,
+        .text = (const char *)lx->ctail,
+        .len = lx->c_tlen,
         .whole = lx->c_whole,
         .offset = lx->c_off,
         .line = lx->c_line,

@@ -157,11 +157,17 @@ struct lexer {
 
     /* The last comment kept (lex_last_comment()). */
     bool c_off_keep;              /* comments are not kept (inside a variation) */
-    bool c_has;                   /* a comment was kept */
-    bool c_in_chunk;              /* its tail is c_p[0..c_n) in the chunk, else ctail */
+    bool c_has;                   /* a comment read by the slow scanners was kept: its tail
+                                     in ctail, its place in c_off, c_col, c_ecol */
+    bool c_fast;                  /* the last comment was read whole in the chunk by the
+                                     fast path: only where it is, c_fb to c_fq, is noted
+                                     (it costs a few stores per comment, and engines write
+                                     one per move); the rest is worked out when asked for,
+                                     or when the chunk is retired */
     bool c_whole;                 /* the tail is its whole text */
     bool c_fresh;                 /* a slow scan starts a comment: the tail starts empty */
-    const unsigned char *c_p;
+    const unsigned char *c_fb, *c_fq; /* c_fast: its { and its } in the chunk */
+    uint64_t c_lstart, c_elstart;     /* c_fast: the line starts at { and at } */
     size_t c_n;
     uint64_t c_off, c_line, c_eline;
     uint32_t c_col, c_ecol;

@@ -352,18 +352,28 @@ static void comment_position(const lex_comment_t *c, size_t i, uint64_t *line, u
 bool reason_from_comment(const lex_comment_t *c, const char *recorded, char *buf, reason_parsed_t *p,
                          arb_reason *out)
 {
+    /* The sentence starts after the last comma that a blank follows (as
+     * reason_parse() reads a comment): only the bytes from there are
+     * looked at, which in an engine's comment ("d=19, ..., wv=3.19,, White
+     * mates") is the end alone. */
+    size_t from = 0;
+    bool comma = false;
+    for (size_t i = c->len; i-- > 1;)
+        if (c->text[i - 1] == ',' && blank(c->text[i])) {
+            from = i;
+            comma = true;
+            break;
+        }
     /* Blanks and line ends as one space; map[] leads back to c->text. */
     unsigned char map[LEX_COMMENT_TAIL];
     size_t n = 0;
-    bool comma = false;
-    for (size_t i = 0; i < c->len; i++) {
+    for (size_t i = from; i < c->len; i++) {
         char ch = c->text[i];
-        bool blank = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
-        if (blank && n > 0 && buf[n - 1] == ' ')
+        bool b = blank(ch);
+        if (b && n > 0 && buf[n - 1] == ' ')
             continue;
-        comma = comma || (blank && n > 0 && buf[n - 1] == ',');
         map[n] = (unsigned char)i;
-        buf[n++] = blank ? ' ' : ch;
+        buf[n++] = b ? ' ' : ch;
     }
     /* A comment cut short is read only after a ", " of its own. */
     if ((!c->whole && !comma) || !reason_parse(buf, n, ARB_FROM_COMMENT, recorded, p))
