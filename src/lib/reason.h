@@ -58,6 +58,27 @@ typedef struct reason_parsed {
 bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
                   reason_parsed_t *out);
 
+/* The readings of the last few tag values parsed, for the next game that
+ * carries one of them: an export repeats a handful of Termination values
+ * ("Normal", "Time forfeit") game after game.  reason_parse() of a tag
+ * value depends on nothing but the value, the tag and whether the result
+ * recorded is a draw, which make the key.  Zero-initialised: empty. */
+typedef struct reason_memo {
+    struct {
+        char value[32];
+        unsigned char len;   /* 0: nothing kept */
+        unsigned char from;  /* arb_reason_from */
+        bool draw;
+        reason_parsed_t parsed; /* kept only where reason_parse() found a reason */
+    } e[4];
+    unsigned next;           /* the entry to replace next */
+} reason_memo_t;
+
+/* reason_parse() of a tag value, through memo m (owned by the caller, one
+ * per thread): the same answer, computed once per distinct key. */
+bool reason_parse_tag(reason_memo_t *m, const char *text, size_t len, arb_reason_from from,
+                      const char *recorded, reason_parsed_t *out);
+
 /* The sentence that closes comment c, if it is one the table knows (as
  * reason_parse() reads a comment): the comment's kept end, blanks and line
  * ends as one space, goes to buf (LEX_COMMENT_TAIL + 1 bytes, owned by the
