@@ -372,7 +372,10 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
     o = LIT(o + from[r->from].n, ",\"line\":");
     o = write_u64(o, r->line);
     o = LIT(o, ",\"col\":");
-    o = write_u64(o, r->col);
+    if (r->col < 10)
+        *o++ = (char)('0' + r->col); /* a tag's [ at the line start: column 1 */
+    else
+        o = write_u64(o, r->col);
     memcpy(o, claim[r->claim].s, 32);
     o += claim[r->claim].n;
     int w = r->winner == 0 ? 1 : r->winner == 1 ? 2 : 0;
