@@ -606,9 +606,14 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
         arb_reason_from from = t ? ARB_FROM_TERMINATION_DETAILS : ARB_FROM_TERMINATION;
         if (!reason_parse_tag(&r->reason_memo[t], value, ref->value_len, from, recorded, &parsed[n]))
             continue;
-        /* Up to the value's end (blanks after the words too): NUL-terminated. */
-        texts[n] = (arb_reason){ .text = value + parsed[n].start, .text_len = ref->value_len - parsed[n].start,
-                                 .from = from, .line = r->reason_tag[t].line, .col = r->reason_tag[t].col };
+        /* Up to the value's end (blanks after the words too): NUL-terminated.
+         * Where it is; claim and winner follow below, the rest in
+         * reasons_check(), as for a comment. */
+        texts[n].text = value + parsed[n].start;
+        texts[n].text_len = ref->value_len - parsed[n].start;
+        texts[n].from = from;
+        texts[n].line = r->reason_tag[t].line;
+        texts[n].col = r->reason_tag[t].col;
         n++;
     }
     if (comment_reason(r, recorded, &parsed[n], &texts[n]))

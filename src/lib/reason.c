@@ -240,12 +240,6 @@ static bool match(const entry_t *e, const char *s, size_t n, int *side, size_t *
     }
 }
 
-/* Is the result recorded a draw?  The one thing of it that a reading uses. */
-static bool recorded_draw(const char *recorded)
-{
-    return recorded && recorded[0] == '1' && recorded[1] == '/' && strcmp(recorded, "1/2-1/2") == 0;
-}
-
 bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
                   reason_parsed_t *out)
 {
@@ -324,28 +318,21 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
         out->implies = IMPLIES_DECISIVE;
     /* cutechess writes "time forfeit" for "Draw by timeout" too; lichess
      * its "Time forfeit" for a flag against a side that cannot be mated. */
-    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && recorded_draw(recorded))
+    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && reason_recorded_draw(recorded))
         out->claim = ARB_CLAIM_TIME_INSUFFICIENT;
     return true;
 }
 
-bool reason_parse_tag(reason_memo_t *m, const char *text, size_t len, arb_reason_from from,
-                      const char *recorded, reason_parsed_t *out)
+bool reason_memo_miss(reason_memo_t *m, const char *text, size_t len, arb_reason_from from, const char *recorded,
+                      reason_parsed_t *out)
 {
-    bool draw = recorded_draw(recorded);
-    for (size_t i = 0; i < sizeof m->e / sizeof m->e[0]; i++)
-        if (m->e[i].len == len && m->e[i].from == from && m->e[i].draw == draw && len &&
-            memcmp(m->e[i].value, text, len) == 0) {
-            *out = m->e[i].parsed;
-            return true;
-        }
     bool found = reason_parse(text, len, from, recorded, out);
     if (found && len <= sizeof m->e[0].value) {
         unsigned i = m->next++ % (sizeof m->e / sizeof m->e[0]);
         memcpy(m->e[i].value, text, len);
         m->e[i].len = (unsigned char)len;
         m->e[i].from = (unsigned char)from;
-        m->e[i].draw = draw;
+        m->e[i].draw = reason_recorded_draw(recorded);
         m->e[i].parsed = *out;
     }
     return found;

@@ -118,8 +118,8 @@ static void superseded(const arb_game *g, arb_reason *out, char *msg, size_t cap
              g->end_move && g->end_move[0] ? g->end_move : "the start");
 }
 
-void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
-                  char *msg, size_t cap)
+void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
+                       char *msg, size_t cap)
 {
     msg[0] = '\0';
     out->message = msg;
