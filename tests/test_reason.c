@@ -509,6 +509,114 @@ START_TEST(chunking)
 }
 END_TEST
 
+/* ---- the memo: the same reading as reason_parse(), whatever came before ---- */
+
+static bool same_parse(const reason_parsed_t *a, const reason_parsed_t *b)
+{
+    return a->claim == b->claim && a->winner == b->winner && a->implies == b->implies && a->site == b->site &&
+           a->tablebase == b->tablebase && a->rank == b->rank && a->start == b->start && a->len == b->len &&
+           a->user_start == b->user_start && a->user_len == b->user_len;
+}
+
+START_TEST(memo)
+{
+    /* Every tag text of the table under each result, three rounds over a
+     * memo of four entries: hits, misses and replacements all come by. */
+    static const char *const results[] = { NULL, "1-0", "0-1", "1/2-1/2", "1/2", "*" };
+    reason_memo_t m = { 0 };
+    size_t hits = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
+                const row_t *w = &rows[i];
+                if (w->from == C)
+                    continue;
+                size_t len = strlen(w->text);
+                reason_parsed_t want, got;
+                bool ok = reason_parse(w->text, len, (arb_reason_from)w->from, results[k], &want);
+                unsigned before = m.next;
+                bool ok2 = reason_parse_tag(&m, w->text, len, (arb_reason_from)w->from, results[k], &got);
+                hits += m.next == before;
+                CHECK(ok == ok2 && (!ok || same_parse(&want, &got)), "memo: \"%s\" under %s: claim %s, want %s",
+                      w->text, results[k] ? results[k] : "none", arb_claim_name(got.claim),
+                      arb_claim_name(want.claim));
+            }
+    CHECK(hits > 0, "the memo was never used");
+    /* A bare "time forfeit" drawn is a timeout draw, won a time claim: the
+     * result is part of the key. */
+    reason_parsed_t p;
+    reason_memo_t t = { 0 };
+    ck_assert(reason_parse_tag(&t, "Time forfeit", 12, ARB_FROM_TERMINATION, "1-0", &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_TIME);
+    ck_assert(reason_parse_tag(&t, "Time forfeit", 12, ARB_FROM_TERMINATION, "1/2-1/2", &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_TIME_INSUFFICIENT);
+    ck_assert(reason_parse_tag(&t, "Time forfeit", 12, ARB_FROM_TERMINATION, "1-0", &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_TIME);
+    /* The same words in TerminationDetails are another key. */
+    ck_assert(reason_parse_tag(&t, "Stalemate", 9, ARB_FROM_TERMINATION_DETAILS, NULL, &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_STALEMATE);
+    ck_assert(reason_parse_tag(&t, "Stalemate", 9, ARB_FROM_TERMINATION, NULL, &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_STALEMATE);
+    ck_assert(reason_parse_tag(&t, "Stalemate", 9, ARB_FROM_TERMINATION_DETAILS, NULL, &p));
+    ck_assert_int_eq(p.claim, ARB_CLAIM_STALEMATE);
+}
+END_TEST
+
+/* One reader, one stream: lichess values recur from game to game with
+ * other results and other boards, and each game is read as if alone. */
+START_TEST(recurring_values)
+{
+    static const struct {
+        const char *pgn;
+        arb_claim claim;
+        arb_check check;
+    } games[] = {
+        { "[Result \"1-0\"]\n[Termination \"Normal\"]\n1. e4 e5 1-0\n\n", ARB_CLAIM_NORMAL, ARB_CHECK_UNVERIFIABLE },
+        /* Normal again, moves played after the position was dead (5.2.2):
+         * superseded; the first Normal's check must not carry over. */
+        { "[FEN \"8/8/8/4k3/8/8/8/2B1K3 w - - 0 1\"]\n[Result \"1-0\"]\n[Termination \"Normal\"]\n1. Kd2 Kd5 1-0\n\n",
+          ARB_CLAIM_NORMAL, ARB_CHECK_SUPERSEDED },
+        { "[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n1. e4 e5 1-0\n\n", ARB_CLAIM_TIME, ARB_CHECK_CONFIRMED },
+        /* The same value drawn: a timeout against a side that cannot mate. */
+        { "[FEN \"8/8/8/4k3/8/8/8/2B1K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n[Termination \"Time forfeit\"]\n"
+          "1. Kd2 1/2-1/2\n\n",
+          ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONFIRMED },
+        { "[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n1. e4 e5 0-1\n\n", ARB_CLAIM_TIME, ARB_CHECK_CONFIRMED },
+        /* A Normal game ended by mate, with no move after it: unverifiable. */
+        { "[Result \"0-1\"]\n[Termination \"Normal\"]\n" FOOLS " 0-1\n\n", ARB_CLAIM_NORMAL, ARB_CHECK_UNVERIFIABLE },
+        /* Normal, the game unreadable: unverifiable, and says why. */
+        { "[Result \"1-0\"]\n[Termination \"Normal\"]\n1. e5 1-0\n\n", ARB_CLAIM_NORMAL, ARB_CHECK_UNVERIFIABLE },
+    };
+    arb_reader *r = arb_reader_new(NULL);
+    ck_assert_ptr_nonnull(r);
+    char all[2048] = "";
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        strcat(all, games[i].pgn);
+    arb_reader_feed(r, all, strlen(all));
+    arb_reader_finish(r);
+    size_t i = 0;
+    const arb_game *g;
+    while ((g = arb_reader_next(r, NULL)) != NULL) {
+        CHECK(i < sizeof games / sizeof games[0], "more games than fed");
+        one_t o;
+        const arb_game *alone = read_one(&o, games[i].pgn);
+        CHECK(g->nreasons == 1 && alone->nreasons == 1, "game %zu: %zu reasons", i + 1, g->nreasons);
+        const arb_reason *a = &g->reasons[0], *b = &alone->reasons[0];
+        CHECK(a->claim == games[i].claim && a->check == games[i].check, "game %zu: %s %s, want %s %s", i + 1,
+              arb_claim_name(a->claim), arb_check_name(a->check), arb_claim_name(games[i].claim),
+              arb_check_name(games[i].check));
+        CHECK(a->claim == b->claim && a->check == b->check && a->winner == b->winner &&
+                  strcmp(a->message, b->message) == 0 && a->text_len == b->text_len &&
+                  memcmp(a->text, b->text, a->text_len) == 0,
+              "game %zu: \"%s\" in the stream, \"%s\" alone", i + 1, a->message, b->message);
+        arb_reader_free(o.r);
+        i++;
+    }
+    CHECK(i == sizeof games / sizeof games[0], "%zu games read", i);
+    arb_reader_free(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("reason");
@@ -523,6 +631,8 @@ int main(void)
     tcase_add_test(tc, adjudication_and_the_rest);
     tcase_add_test(tc, which_text_and_where);
     tcase_add_test(tc, chunking);
+    tcase_add_test(tc, memo);
+    tcase_add_test(tc, recurring_values);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

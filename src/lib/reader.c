@@ -65,6 +65,7 @@ struct arb_reader {
     dead_search_t *dead_reason;  /* the same with a larger budget, for the few reasons that
                                     claim a side cannot mate; made on first use */
     arb_span reason_tag[2];      /* where the Termination and TerminationDetails tags are */
+    reason_memo_t reason_memo[2];  /* the last reading of each of the two tags' values */
     char reason_msg[ARB_MAX_REASONS][200]; /* texts behind rec.reasons[].message */
     char comment[LEX_COMMENT_TAIL + 1];    /* the last comment's sentence, blanks as one space */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
@@ -587,12 +588,14 @@ static bool comment_reason(arb_reader *r, const char *recorded, reason_parsed_t 
 }
 
 /* Reads the game's reason texts into parsed[] and r->rec.reasons[] (text,
- * from, position, claim, winner), the most telling first; returns how many. */
+ * from, position, claim, winner), the most telling first; returns how many.
+ * Each is read in place, in the order Termination, TerminationDetails,
+ * comment; the most telling then moves to the front, the others keeping
+ * their order. */
 static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t parsed[ARB_MAX_REASONS])
 {
     arb_game *g = &r->rec;
-    reason_parsed_t got[ARB_MAX_REASONS];
-    arb_reason texts[ARB_MAX_REASONS];
+    arb_reason *texts = g->reasons;
     size_t n = 0;
     for (int t = 0; t < 2; t++) {
         enum known k = t ? K_DETAILS : K_TERMINATION;
@@ -601,20 +604,26 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
         const arb_tag *ref = &r->tt.tags[r->known[k]];
         const char *value = ref->value;
         arb_reason_from from = t ? ARB_FROM_TERMINATION_DETAILS : ARB_FROM_TERMINATION;
-        if (!reason_parse(value, ref->value_len, from, recorded, &got[n]))
+        if (!reason_parse_tag(&r->reason_memo[t], value, ref->value_len, from, recorded, &parsed[n]))
             continue;
-        /* Up to the value's end (blanks after the words too): NUL-terminated. */
-        texts[n] = (arb_reason){ .text = value + got[n].start, .text_len = ref->value_len - got[n].start, .from = from,
-                                 .line = r->reason_tag[t].line, .col = r->reason_tag[t].col };
+        /* Up to the value's end (blanks after the words too): NUL-terminated.
+         * Where it is; claim and winner follow below, the rest in
+         * reasons_check(), as for a comment. */
+        texts[n].text = value + parsed[n].start;
+        texts[n].text_len = ref->value_len - parsed[n].start;
+        texts[n].from = from;
+        texts[n].line = r->reason_tag[t].line;
+        texts[n].col = r->reason_tag[t].col;
         n++;
     }
-    if (comment_reason(r, recorded, &got[n], &texts[n]))
+    if (comment_reason(r, recorded, &parsed[n], &texts[n]))
         n++;
+    g->nreasons = n;
     if (n == 0)
         return 0;
     const char *white = NULL, *black = NULL;
     for (size_t i = 0; i < n; i++) {
-        reason_parsed_t *p = &got[i];
+        reason_parsed_t *p = &parsed[i];
         texts[i].claim = p->claim;
         if (p->user_len) {
             /* chess.com: "<user> won ...", the user being one of the players. */
@@ -631,18 +640,17 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
     size_t best = 0;
     for (size_t i = 1; i < n; i++) {
         bool details = texts[i].from == ARB_FROM_TERMINATION_DETAILS;
-        if (got[i].rank > got[best].rank || (got[i].rank == got[best].rank && details))
+        if (parsed[i].rank > parsed[best].rank || (parsed[i].rank == parsed[best].rank && details))
             best = i;
     }
-    size_t k = 0;
-    parsed[k] = got[best];
-    g->reasons[k++] = texts[best];
-    for (size_t i = 0; i < n; i++)
-        if (i != best) {
-            parsed[k] = got[i];
-            g->reasons[k++] = texts[i];
-        }
-    g->nreasons = n;
+    if (best > 0) {
+        reason_parsed_t p = parsed[best];
+        arb_reason t = texts[best];
+        memmove(&parsed[1], &parsed[0], best * sizeof parsed[0]);
+        memmove(&texts[1], &texts[0], best * sizeof texts[0]);
+        parsed[0] = p;
+        texts[0] = t;
+    }
     return n;
 }
 

@@ -318,10 +318,24 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
         out->implies = IMPLIES_DECISIVE;
     /* cutechess writes "time forfeit" for "Draw by timeout" too; lichess
      * its "Time forfeit" for a flag against a side that cannot be mated. */
-    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && recorded && recorded[0] == '1' &&
-        strcmp(recorded, "1/2-1/2") == 0)
+    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && reason_recorded_draw(recorded))
         out->claim = ARB_CLAIM_TIME_INSUFFICIENT;
     return true;
+}
+
+bool reason_memo_miss(reason_memo_t *m, const char *text, size_t len, arb_reason_from from, const char *recorded,
+                      reason_parsed_t *out)
+{
+    bool found = reason_parse(text, len, from, recorded, out);
+    if (found && len <= sizeof m->e[0].value) {
+        unsigned i = m->next++ % (sizeof m->e / sizeof m->e[0]);
+        memcpy(m->e[i].value, text, len);
+        m->e[i].len = (unsigned char)len;
+        m->e[i].from = (unsigned char)from;
+        m->e[i].draw = reason_recorded_draw(recorded);
+        m->e[i].parsed = *out;
+    }
+    return found;
 }
 
 /* Line and column of byte i of the comment's kept end c (see lex.h): the

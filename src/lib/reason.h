@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "lex.h"
 #include "pgnarbiter.h"
@@ -57,6 +59,72 @@ typedef struct reason_parsed {
  * time-insufficient claim.  Returns true and fills *out, or false. */
 bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
                   reason_parsed_t *out);
+
+/* The readings of the last few tag values parsed, for the next game that
+ * carries one of them: an export repeats a handful of Termination values
+ * ("Normal", "Time forfeit") game after game.  reason_parse() of a tag
+ * value depends on nothing but the value, the tag and whether the result
+ * recorded is a draw, which make the key.  Zero-initialised: empty. */
+typedef struct reason_memo {
+    struct {
+        char value[32];
+        unsigned char len;   /* 0: nothing kept */
+        unsigned char from;  /* arb_reason_from */
+        bool draw;
+        reason_parsed_t parsed; /* kept only where reason_parse() found a reason */
+    } e[4];
+    unsigned next;           /* the entry to replace next */
+} reason_memo_t;
+
+/* Is the result recorded a draw?  All that a reading takes from it. */
+static inline bool reason_recorded_draw(const char *recorded)
+{
+    return recorded && recorded[0] == '1' && recorded[1] == '/' && strcmp(recorded, "1/2-1/2") == 0;
+}
+
+/* Are a[0..n) and b[0..n) the same bytes?  The usual values ("Normal",
+ * "Time forfeit") as two overlapping words, without a call. */
+static inline bool reason_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a, 8);
+        memcpy(&b0, b, 8);
+        memcpy(&a1, a + n - 8, 8);
+        memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a0, a1, b0, b1;
+        memcpy(&a0, a, 4);
+        memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4);
+        memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
+/* reason_parse() of a value the memo does not hold; keeps the reading in
+ * place of the oldest. */
+bool reason_memo_miss(reason_memo_t *m, const char *text, size_t len, arb_reason_from from, const char *recorded,
+                      reason_parsed_t *out);
+
+/* reason_parse() of a tag value, through memo m (owned by the caller, one
+ * per thread): the same answer, computed once per distinct key; a value
+ * seen before costs a few compares and a copy, without a call. */
+static inline bool reason_parse_tag(reason_memo_t *m, const char *text, size_t len, arb_reason_from from,
+                                    const char *recorded, reason_parsed_t *out)
+{
+    bool draw = reason_recorded_draw(recorded);
+    for (size_t i = 0; i < sizeof m->e / sizeof m->e[0]; i++)
+        if (m->e[i].len == len && m->e[i].from == from && m->e[i].draw == draw && len &&
+            reason_same_bytes(m->e[i].value, text, len)) {
+            *out = m->e[i].parsed;
+            return true;
+        }
+    return reason_memo_miss(m, text, len, from, recorded, out);
+}
 
 /* The sentence that closes comment c, if it is one the table knows (as
  * reason_parse() reads a comment): the comment's kept end, blanks and line

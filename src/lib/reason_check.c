@@ -118,12 +118,22 @@ static void superseded(const arb_game *g, arb_reason *out, char *msg, size_t cap
              g->end_move && g->end_move[0] ? g->end_move : "the start");
 }
 
-void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
-                  char *msg, size_t cap)
+void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
+                       char *msg, size_t cap)
 {
     msg[0] = '\0';
     out->message = msg;
     out->result_conflict = false;
+    if (p->claim == ARB_CLAIM_NORMAL && p->implies == IMPLIES_NOTHING && !p->user_len) {
+        /* lichess's Normal, most games of an export: it implies no result
+         * and names no one, so only the end by rule below can tell. */
+        out->check = ARB_CHECK_UNVERIFIABLE;
+        if (g->status != ARB_OK || !b->rules)
+            snprintf(msg, cap, "the game could not be replayed");
+        else if (ended_by_rule(g) && (uint32_t)g->end_ply < g->plies)
+            superseded(g, out, msg, cap);
+        return;
+    }
     const char *rec = p->implies != IMPLIES_NOTHING || p->claim == ARB_CLAIM_CHECKMATE ||
                               p->claim == ARB_CLAIM_TIME || p->claim == ARB_CLAIM_ADJUDICATION
                           ? reason_recorded(g)

@@ -57,8 +57,25 @@ static inline const char *reason_recorded(const arb_game *g)
 /* Weighs claim p, parsed from out->text, for game g (adjudicated already:
  * has_end, end_*, result, marker are set): sets out->check,
  * out->result_conflict and out->message, written into msg[0..cap). */
-void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
-                  char *msg, size_t cap);
+void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
+                       char *msg, size_t cap);
+
+/* The same, the usual lichess Normal without a call: a game replayed with
+ * no end by rule before its last move, of which it says nothing the board
+ * can weigh. */
+static inline void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b,
+                                arb_reason *out, char *msg, size_t cap)
+{
+    if (p->claim == ARB_CLAIM_NORMAL && p->implies == IMPLIES_NOTHING && !p->user_len && g->status == ARB_OK &&
+        b->rules && (!g->has_end || (uint32_t)g->end_ply >= g->plies)) {
+        msg[0] = '\0';
+        out->message = msg;
+        out->result_conflict = false;
+        out->check = ARB_CHECK_UNVERIFIABLE;
+        return;
+    }
+    reason_check_full(g, p, b, out, msg, cap);
+}
 
 /* Does text a disagree with text b: both say how the game ended (rank 1
  * or more) and say it differently, or they imply different results? */

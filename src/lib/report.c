@@ -64,12 +64,29 @@ void strbuf_puts(strbuf_t *b, const char *s)
 #define LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
 /* Writes v in decimal at o, which has room for 20 bytes; returns the end.
- * The digits go in from the last, two at a time. */
+ * The digits go in from the last, two at a time; a number below 10^8
+ * (every line, column, ply and game number in practice) counts its digits
+ * by comparisons and divides in 32 bits. */
 static char *write_u64(char *o, uint64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
+    if (v < 100000000) {
+        uint32_t x = (uint32_t)v;
+        size_t len = x < 10000 ? (x < 100 ? (x < 10 ? 1 : 2) : (x < 1000 ? 3 : 4))
+                               : (x < 1000000 ? (x < 100000 ? 5 : 6) : (x < 10000000 ? 7 : 8));
+        char *p = o + len;
+        for (; x >= 100; x /= 100) {
+            p -= 2;
+            memcpy(p, pairs + x % 100 * 2, 2);
+        }
+        if (x >= 10)
+            memcpy(p - 2, pairs + x * 2, 2);
+        else
+            p[-1] = (char)('0' + x);
+        return o + len;
+    }
     size_t len = 2; /* two digits a hundredfold, less one if the first pair has one */
     uint64_t t = v;
     for (; t >= 100; t /= 100)
@@ -372,7 +389,10 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
     o = LIT(o + from[r->from].n, ",\"line\":");
     o = write_u64(o, r->line);
     o = LIT(o, ",\"col\":");
-    o = write_u64(o, r->col);
+    if (r->col < 10)
+        *o++ = (char)('0' + r->col); /* a tag's [ at the line start: column 1 */
+    else
+        o = write_u64(o, r->col);
     memcpy(o, claim[r->claim].s, 32);
     o += claim[r->claim].n;
     int w = r->winner == 0 ? 1 : r->winner == 1 ? 2 : 0;
@@ -420,8 +440,10 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
                                           adjudicated_len + move_len + message_len + end_reason_len + end_move_len);
     for (size_t i = 0; i < g->ntags; i++)
         room += 6 * (g->tags[i].name_len + g->tags[i].value_len) + 6;
-    for (size_t i = 0; i < g->nreasons; i++)
-        room += REASON_ROOM + 6 * (g->reasons[i].text_len + strlen(g->reasons[i].message));
+    for (size_t i = 0; i < g->nreasons; i++) {
+        const char *m = g->reasons[i].message; /* mostly empty: no call then */
+        room += REASON_ROOM + 6 * (g->reasons[i].text_len + (m[0] ? strlen(m) : 0));
+    }
     if (!strbuf_reserve(b, room))
         return;
 

@@ -8,7 +8,8 @@
  * Invariants: reason_parse() stays in the text it is given (ASan), names a
  * claim and a site in range, a winner of -1, 0 or 1, and a sentence and a
  * user name inside the text; a comment is read only as a sentence the table
- * knows (rank 1 or more); the same text parses the same way twice.  Through
+ * knows (rank 1 or more); the same text parses the same way twice, and
+ * a tag value the same way through reason_parse_tag()'s memo as alone.  Through
  * the reader, in a short game (Fool's mate, or 1. e4 e5): every reason has
  * its text NUL-terminated after text_len bytes, a claim, a check and a source in range, a
  * position of line 1.. and column 1.., and a message; the game's reasons
@@ -105,6 +106,14 @@ static void read_game(const char *pgn, size_t n, uint64_t s, seen_t *out)
     arb_reader_free(r);
 }
 
+static bool same_parse(bool ok, const reason_parsed_t *p, bool ok2, const reason_parsed_t *q)
+{
+    return ok == ok2 && (!ok || (p->claim == q->claim && p->winner == q->winner && p->implies == q->implies &&
+                                 p->site == q->site && p->tablebase == q->tablebase && p->rank == q->rank &&
+                                 p->start == q->start && p->len == q->len && p->user_start == q->user_start &&
+                                 p->user_len == q->user_len));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 4096)
@@ -119,10 +128,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         reason_parsed_t p, q;
         bool ok = reason_parse(text, n, (arb_reason_from)f, res, &p);
         bool again = reason_parse(text, n, (arb_reason_from)f, res, &q);
-        FUZZ_CHECK(ok == again && (!ok || (p.claim == q.claim && p.winner == q.winner && p.implies == q.implies &&
-                                           p.site == q.site && p.tablebase == q.tablebase && p.rank == q.rank &&
-                                           p.start == q.start && p.len == q.len && p.user_len == q.user_len)),
-                   "not the same twice");
+        FUZZ_CHECK(same_parse(ok, &p, again, &q), "not the same twice");
+        if (f != ARB_FROM_COMMENT) {
+            /* Through a tag memo: under each result, twice, between the
+             * lichess values; always the reading alone. */
+            reason_memo_t m = { 0 };
+            static const char *const usual[2] = { "Normal", "Time forfeit" };
+            for (int round = 0; round < 2; round++)
+                for (int k = 0; k < 4; k++) {
+                    reason_parsed_t u, w;
+                    bool oku = reason_parse_tag(&m, usual[k & 1], strlen(usual[k & 1]), (arb_reason_from)f, results[k], &u);
+                    FUZZ_CHECK(same_parse(oku, &u, reason_parse(usual[k & 1], strlen(usual[k & 1]), (arb_reason_from)f,
+                                                                results[k], &w), &w),
+                               "memo: \"%s\" read otherwise", usual[k & 1]);
+                    bool okm = reason_parse_tag(&m, text, n, (arb_reason_from)f, results[k], &u);
+                    bool okp = reason_parse(text, n, (arb_reason_from)f, results[k], &w);
+                    FUZZ_CHECK(same_parse(okm, &u, okp, &w), "memo: read otherwise under %s", results[k]);
+                }
+        }
         if (!ok)
             continue;
         FUZZ_CHECK((unsigned)p.claim < ARB_CLAIM_COUNT && p.winner >= -1 && p.winner <= 1 &&
