@@ -64,7 +64,8 @@ struct arb_reader {
     dead_search_t *dead;         /* dead-position analysis, made on first use */
     dead_search_t *dead_reason;  /* the same with a larger budget, for the few reasons that
                                     claim a side cannot mate; made on first use */
-    arb_span reason_tag[2];      /* where the Termination and TerminationDetails tags are */
+    struct { uint64_t line; uint32_t col; } reason_tag[2]; /* where the Termination and
+                                                              TerminationDetails tags are */
     reason_memo_t reason_memo[2];  /* the last reading of each of the two tags' values */
     char reason_msg[ARB_MAX_REASONS][200]; /* texts behind rec.reasons[].message */
     char comment[LEX_COMMENT_TAIL + 1];    /* the last comment's sentence, blanks as one space */
@@ -149,6 +150,8 @@ static void game_reset(arb_reader *r)
     for (int k = 0; k < K_COUNT; k++)
         r->known[k] = NO_TAG;
     memset(r->names_seen, 0, sizeof r->names_seen);
+    if (r->depth) /* a game that ended inside a variation turned comments off */
+        lex_keep_comments(r->lx, true);
     r->depth = 0;
     r->setup_done = r->replaying = false;
     r->pend = NULL;
@@ -156,7 +159,6 @@ static void game_reset(arb_reader *r)
     r->marker[0] = '\0';
     r->ply_marked = 0;
     r->state = IDLE;
-    lex_keep_comments(r->lx, true);
 }
 
 static void game_begin(arb_reader *r, const lex_token_t *t, enum state s)
@@ -215,7 +217,7 @@ static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i
     case K_TERMINATION:
     case K_DETAILS:
         if (r->known[k] == i)
-            r->reason_tag[k == K_DETAILS] = here;
+            r->reason_tag[k == K_DETAILS].line = here.line, r->reason_tag[k == K_DETAILS].col = here.col;
         break;
     case K_FEN:
         r->fen_at = *t;
@@ -663,8 +665,14 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
 static void reasons_check(arb_reader *r, const reason_parsed_t *parsed, const adjudicate_input_t *in)
 {
     arb_game *g = &r->rec;
-    reason_board_t b = { .rules = r->rules_live && !r->opt.legality_only ? &r->rules : NULL,
-                         .start_stm = r->start_stm };
+    bool replayed = r->rules_live && !r->opt.legality_only;
+    /* One text the board cannot weigh (most games of a lichess export):
+     * nothing to compare, the verdict stands. */
+    if (g->nreasons == 1 && reason_check_usual(g, &parsed[0], replayed, &g->reasons[0], r->reason_msg[0])) {
+        g->reasons[0].disagrees = false;
+        return;
+    }
+    reason_board_t b = { .rules = replayed ? &r->rules : NULL, .start_stm = r->start_stm };
     b.cannot_mate[0] = in->cannot_mate[0];
     b.cannot_mate[1] = in->cannot_mate[1];
     for (size_t i = 0; i < g->nreasons; i++) {

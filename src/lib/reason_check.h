@@ -63,18 +63,29 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
 /* The same, the usual lichess Normal without a call: a game replayed with
  * no end by rule before its last move, of which it says nothing the board
  * can weigh. */
-static inline void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b,
-                                arb_reason *out, char *msg, size_t cap)
+/* The usual case without a call or a board: lichess's "Normal" in a game
+ * replayed (`replayed`) that no rule ended before its last move, which
+ * the board cannot weigh.  True when it was that case, with *out checked
+ * as reason_check() would. */
+static inline bool reason_check_usual(const arb_game *g, const reason_parsed_t *p, bool replayed, arb_reason *out,
+                                      char *msg)
 {
     if (p->claim == ARB_CLAIM_NORMAL && p->implies == IMPLIES_NOTHING && !p->user_len && g->status == ARB_OK &&
-        b->rules && (!g->has_end || (uint32_t)g->end_ply >= g->plies)) {
+        replayed && (!g->has_end || (uint32_t)g->end_ply >= g->plies)) {
         msg[0] = '\0';
         out->message = msg;
         out->result_conflict = false;
         out->check = ARB_CHECK_UNVERIFIABLE;
-        return;
+        return true;
     }
-    reason_check_full(g, p, b, out, msg, cap);
+    return false;
+}
+
+static inline void reason_check(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b,
+                                arb_reason *out, char *msg, size_t cap)
+{
+    if (!reason_check_usual(g, p, b->rules != NULL, out, msg))
+        reason_check_full(g, p, b, out, msg, cap);
 }
 
 /* Does text a disagree with text b: both say how the game ended (rank 1

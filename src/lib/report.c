@@ -411,11 +411,6 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
     return o;
 }
 
-arb_check report_reason_check(const arb_game *g)
-{
-    return g->nreasons ? g->reasons[0].check : ARB_CHECK_UNVERIFIABLE;
-}
-
 /* The record goes out into one reservation: room for the fixed part, and
  * for each string six bytes out per byte in at worst, with its quotes. */
 void report_json(strbuf_t *b, const arb_game *g, const char *file)

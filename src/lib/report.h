@@ -147,9 +147,14 @@ struct dead_search;
  * position (the line then says why). */
 int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
 
-/* The check that stands for g's reasons as a whole (g->nreasons > 0):
- * contradicted if any text is, else the check of reasons[0]. */
-arb_check report_reason_check(const arb_game *g);
+/* The check that stands for g's reasons as a whole: the check of the
+ * reason, reasons[0] (the other texts are only compared with it);
+ * unverifiable when there is none.  Inline: --summary asks it of every
+ * game. */
+static inline arb_check report_reason_check(const arb_game *g)
+{
+    return g->nreasons ? g->reasons[0].check : ARB_CHECK_UNVERIFIABLE;
+}
 
 /* Words for a fact as the reason a game ended ("fivefold repetition",
  * "threefold repetition claimed"). */
