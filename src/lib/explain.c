@@ -355,24 +355,8 @@ static bool declared_repetition(const replay_t *rp, uint32_t p, move_t *out, boa
  * move and after which the game goes on.  Prefers the move played. */
 static bool declared_fifty(const replay_t *rp, uint32_t p, move_t *out)
 {
-    const board_t *b = &rp->ply[p].pos;
-    move_t moves[MAX_MOVES];
-    int n = movegen_legal(b, moves), found = -1;
-    for (int i = 0; i < n; i++) {
-        move_t m = moves[i];
-        if ((m.flags & MOVE_CAPTURE) || PIECE_TYPE(b->sq[m.from]) == PAWN)
-            continue;
-        board_t after;
-        board_make_move(b, m, &after);
-        if (!movegen_has_legal(&after))
-            continue;
-        if (found < 0 || (p + 1 < rp->n && after.key == rp->ply[p + 1].pos.key))
-            found = i;
-    }
-    if (found < 0)
-        return false;
-    *out = moves[found];
-    return true;
+    const uint64_t *played = p + 1 < rp->n ? &rp->ply[p + 1].pos.key : NULL;
+    return rules_fifty_declarable(&rp->ply[p].pos, played, out);
 }
 
 static void explain_repetition(strbuf_t *out, const replay_t *rp, uint32_t p, bool fivefold)

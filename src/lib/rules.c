@@ -207,23 +207,26 @@ static bool threefold_by_declared_move(const rules_t *r)
     return false;
 }
 
-/* FIDE 9.3.1(a): at clock 99 the player declares a move that is neither a
- * capture nor a pawn move, after which the clock reaches 100 and the game
- * is not over by mate or stalemate. */
-static bool fifty_by_declared_move(const board_t *b)
+bool rules_fifty_declarable(const board_t *b, const uint64_t *prefer, move_t *out)
 {
     move_t moves[MAX_MOVES];
-    int n = movegen_legal(b, moves);
+    int n = movegen_legal(b, moves), found = -1;
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
         if ((m.flags & MOVE_CAPTURE) || PIECE_TYPE(b->sq[m.from]) == PAWN)
             continue;
         board_t next;
         board_make_move(b, m, &next);
-        if (movegen_has_legal(&next))
-            return true;
+        if (!movegen_has_legal(&next))
+            continue;
+        if (found < 0 || (prefer && next.key == *prefer))
+            found = i;
+        if (!prefer)
+            break;
     }
-    return false;
+    if (found >= 0 && out)
+        *out = moves[found];
+    return found >= 0;
 }
 
 static void note(rules_t *r, enum rules_fact f, bool has_move)
@@ -346,7 +349,7 @@ static void settle(rules_t *r, bool has_move)
             note(r, FACT_THREEFOLD, has_move);
     }
     if (r->first[FACT_FIFTY] < 0 && has_move) {
-        if (b->halfmove >= 100 || (b->halfmove == 99 && fifty_by_declared_move(b)))
+        if (b->halfmove >= 100 || (b->halfmove == 99 && rules_fifty_declarable(b, NULL, NULL)))
             note(r, FACT_FIFTY, has_move);
     }
 }
@@ -456,5 +459,5 @@ void rules_final(const rules_t *r, rules_final_t *out)
         out->occurrences < 3 && has_move && r->twice[!b->stm] && threefold_by_declared_move(r);
     out->threefold = out->occurrences >= 3 || out->declared_threefold;
     out->halfmove = b->halfmove;
-    out->fifty = !mate && (b->halfmove >= 100 || (b->halfmove == 99 && has_move && fifty_by_declared_move(b)));
+    out->fifty = !mate && (b->halfmove >= 100 || (b->halfmove == 99 && has_move && rules_fifty_declarable(b, NULL, NULL)));
 }

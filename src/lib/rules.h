@@ -152,6 +152,13 @@ typedef struct rules_final {
 
 void rules_final(const rules_t *r, rules_final_t *out);
 
+/* FIDE 9.3.1(a): at clock 99 the player may declare a move that is neither
+ * a capture nor a pawn move, after which the clock reaches 100 and the game
+ * is not over by mate or stalemate.  True if b's side to move has one; the
+ * move goes to *out (out may be NULL), the one leading to the position of
+ * key *prefer if there is one (prefer may be NULL: the first found). */
+bool rules_fifty_declarable(const board_t *b, const uint64_t *prefer, move_t *out);
+
 /* True if color cannot mate by any series of legal moves, judged on
  * material alone (python-chess has_insufficient_material): no pawn, rook or
  * queen, and either a lone knight against nothing but a queen, or bishops
