@@ -606,6 +606,38 @@ START_TEST(lines_in_comments)
 }
 END_TEST
 
+/* Comments long enough for the wide scans that find the closing brace and
+ * any line end in one pass (16 and 32 bytes a step, and the bytes after),
+ * with a line end (or a tab, which is none) at every place in them: the
+ * move after each is on the line and column counted here. */
+START_TEST(lines_in_long_comments)
+{
+    static const char *const breaks[] = { "\n", "\r", "\r\n", "\t" };
+    char in[128], want[256];
+    for (size_t len = 1; len <= 72; len++) {
+        for (size_t k = 0; k < len; k++) {
+            for (size_t b = 0; b < sizeof breaks / sizeof breaks[0]; b++) {
+                const char *brk = breaks[b];
+                size_t w = strlen(brk);
+                /* "e4 {" body "} e5": body is len bytes but for the break at k. */
+                char body[80];
+                memset(body, 'x', sizeof body);
+                memcpy(body + k, brk, w);
+                size_t blen = k + w > len ? k + w : len;
+                snprintf(in, sizeof in, "e4 {%.*s} e5", (int)blen, body);
+                size_t close = 4 + blen; /* offset of '}' */
+                bool eol = brk[0] != '\t';
+                unsigned line = eol ? 2 : 1;
+                size_t col = eol ? (close - (k + 4 + w)) + 3 : close + 3;
+                snprintf(want, sizeof want, "1:1 0-2 SYMBOL e4\n1:4 3-%zu COMMENT\n%u:%zu %zu-%zu SYMBOL e5", close + 1,
+                         line, col, close + 2, close + 4);
+                expect_full(in, want);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(columns_count_bytes)
 {
     expect_full("  e4\te5 \xc3\xa9 x",
@@ -1566,6 +1598,7 @@ static Suite *lex_suite(void)
         CASE(lines_lf_crlf_cr),
         CASE(lines_crlf_split_across_chunks),
         CASE(lines_in_comments),
+        CASE(lines_in_long_comments),
         CASE(columns_count_bytes),
         CASE(movenum_glued),
         CASE(movenum_alone),

@@ -74,18 +74,11 @@ static bool castle_legal(const board_t *b, int kfrom, int rfrom)
         /* King on e, rook in the corner: lifting them opens no line onto
          * the king's path that would not already give check, so the board
          * itself serves. */
-        if (b->in_check)
+        if (b->in_check || (board_between(kfrom, rfrom) & b->occ))
             return false;
+        /* The king crosses one square and lands on the next. */
         int step = rfrom > kfrom ? 1 : -1;
-        for (int t = kfrom + step; t != rfrom; t += step)
-            if (b->sq[t] != EMPTY)
-                return false;
-        for (int t = kfrom + step;; t += step) {
-            if (attacked(b, t, them, b->occ, 0))
-                return false;
-            if (t == kto)
-                return true;
-        }
+        return !attacked(b, kfrom + step, them, b->occ, 0) && !attacked(b, kto, them, b->occ, 0);
     }
     /* Each path, both ends included (board_between() of a square and
      * itself is that square), empty but for the king and the rook. */

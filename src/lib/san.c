@@ -489,9 +489,12 @@ int san_quick_castle(const board_t *b, const char *text, size_t len, move_t *out
 {
     size_t n = san_unmarked_len(text, len);
     bool queenside;
-    if (n == 3 && memcmp(text, "O-O", 3) == 0)
+    /* Byte by byte: a call to memcmp() cost more than the test. */
+    if (n < 3 || text[0] != 'O' || text[1] != '-' || text[2] != 'O')
+        return -1;
+    if (n == 3)
         queenside = false;
-    else if (n == 5 && memcmp(text, "O-O-O", 5) == 0)
+    else if (n == 5 && text[3] == '-' && text[4] == 'O')
         queenside = true;
     else
         return -1;
