@@ -21,8 +21,8 @@
 #include "tagtab.h"
 
 #define QUEUE_MAX 3
-#define RUN_MOVES 16             /* moves asked of the lexer at a time */
-#define RUN_TAGS 16              /* tags asked of the lexer at a time */
+#define RUN_MOVES 64             /* moves asked of the lexer at a time: most games in one or two runs */
+#define RUN_TAGS 32              /* tags asked of the lexer at a time: a tag section in one run */
 
 enum state { IDLE, TAGS, MOVES };
 
