@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "testutil.h"
 
 #define FOOLS "1. f3 e5 2. g4 Qh4# "
 #define KNIGHTS "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
@@ -334,9 +335,5 @@ int main(void)
     tcase_add_test(tc, result_contradicted);
     tcase_add_test(tc, only);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

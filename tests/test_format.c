@@ -9,12 +9,7 @@
 #include <unistd.h>
 
 #include "format.h"
-
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond))                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                            \
-    } while (0)
+#include "testutil.h"
 
 /* b must hold exactly want (NUL-terminated); b is emptied. */
 #define SAME(what, b, want)                                                                       \
@@ -227,9 +222,5 @@ int main(void)
     tcase_add_test(tc, sarif_game);
     tcase_add_test(tc, numbers_tracked);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run(s);
 }

@@ -1588,9 +1588,5 @@ static Suite *reader_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(reader_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run(reader_suite());
 }

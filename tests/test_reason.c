@@ -634,9 +634,5 @@ int main(void)
     tcase_add_test(tc, memo);
     tcase_add_test(tc, recurring_values);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }
