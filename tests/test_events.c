@@ -61,38 +61,85 @@ static char *untimed(strbuf_t *out, bool json)
 #define JHEAD(g, b) "{,\"file\":\"round.pgn\",\"game\":" #g ",\"tags\":{\"Event\":\"Open\",\"Round\":\"1\",\"Board\":\"" #b "\",\"White\":\"A" #b "\",\"Black\":\"B" #b "\"}"
 #define MATE_MSG "the game is over: checkmate after 2...Qh4#, Black wins (0-1, Article 5.1.1)"
 
+/* One watched file: the events of --follow on it, what they wrote, and the
+ * file's text for the next read. */
+typedef struct watch {
+    cli_t cli;
+    events_t *e;
+    strbuf_t out;
+    char text[4096];
+    size_t len;
+} watch_t;
+
+/* only: the --only facts (0: all). */
+static void watch_start(watch_t *w, bool json, unsigned only)
+{
+    w->cli = options(json);
+    w->cli.only = only;
+    w->e = events_new("round.pgn", &w->cli);
+    ck_assert_ptr_nonnull(w->e);
+    w->out = (strbuf_t){ 0 };
+    w->len = 0;
+}
+
+static void watch_end(watch_t *w)
+{
+    strbuf_free(&w->out);
+    events_free(w->e);
+}
+
+/* The file now holds a game of round 1 (see game()) after those before
+ * it, or (put()) that game alone. */
+static void add(watch_t *w, int board, const char *result, const char *moves, const char *tail)
+{
+    game(w->text + w->len, sizeof w->text - w->len, board, result, moves, tail);
+    w->len += strlen(w->text + w->len);
+}
+
+static void put(watch_t *w, int board, const char *result, const char *moves, const char *tail)
+{
+    w->len = 0;
+    add(w, board, result, moves, tail);
+}
+
+/* The file as it is, read at `now`. */
+static void read_at(watch_t *w, double now)
+{
+    ck_assert(events_read(w->e, w->text, w->len, now, 0, &w->out));
+}
+
+/* What comes due at `now`. */
+static void due(watch_t *w, double now)
+{
+    events_due(w->e, now, 0, &w->out);
+}
+
 START_TEST(fact_once)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 1, "*", FOOLS, "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    ck_assert_str_eq(untimed(&out, true),
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", FOOLS, "*");
+    read_at(&w, 0);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"" MATE_MSG "\"}\n");
     /* Read again, rewritten the same or with a comment added: nothing new. */
-    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
-    game(g, sizeof g, 1, "*", "1. f3 {clock} e5 2. g4 Qh4# ", "*");
-    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
-    ck_assert(events_next_due(e) < 0);
-    strbuf_free(&out);
-    events_free(e);
+    read_at(&w, 1);
+    put(&w, 1, "*", "1. f3 {clock} e5 2. g4 Qh4# ", "*");
+    read_at(&w, 2);
+    ck_assert_uint_eq(w.out.len, 0);
+    ck_assert(events_next_due(w.e) < 0);
+    watch_end(&w);
 }
 END_TEST
 
 START_TEST(text_line)
 {
-    cli_t cli = options(false);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 7, "*", FOOLS, "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    ck_assert_str_eq(untimed(&out, false), "round.pgn: round 1 board 7 (A7 - B7): checkmate at 2...Qh4#: " MATE_MSG "\n");
-    strbuf_free(&out);
-    events_free(e);
+    watch_t w;
+    watch_start(&w, false, 0);
+    put(&w, 7, "*", FOOLS, "*");
+    read_at(&w, 0);
+    ck_assert_str_eq(untimed(&w.out, false), "round.pgn: round 1 board 7 (A7 - B7): checkmate at 2...Qh4#: " MATE_MSG "\n");
+    watch_end(&w);
 }
 END_TEST
 
@@ -100,51 +147,44 @@ END_TEST
  * time, counted from the first read that showed it. */
 START_TEST(illegal_waits)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[2048], h[1024];
-    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke3 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 10, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
-    ck_assert(events_next_due(e) == 12);
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", "1. e4 e5 2. Ke3 ", "*");
+    read_at(&w, 10);
+    ck_assert_uint_eq(w.out.len, 0);
+    ck_assert(events_next_due(w.e) == 12);
     /* Another game changes; the illegal move is still there. */
-    size_t n = strlen(g);
-    game(g + n, sizeof g - n, 2, "*", "1. d4 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 11, 0, &out));
-    events_due(e, 11.999, 0, &out);
-    ck_assert_uint_eq(out.len, 0);
-    events_due(e, 12, 0, &out);
-    ck_assert_str_eq(untimed(&out, true),
+    add(&w, 2, "*", "1. d4 ", "*");
+    read_at(&w, 11);
+    due(&w, 11.999);
+    ck_assert_uint_eq(w.out.len, 0);
+    due(&w, 12);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"illegal\",\"ply\":3,\"move\":\"Ke3\",\"message\":\"the board recorded "
                                  "an illegal move at ply 3: \\\"Ke3\\\": no king can reach e3 (Article 7.5)\"}\n");
-    ck_assert(events_next_due(e) < 0);
+    ck_assert(events_next_due(w.e) < 0);
     /* Corrected: withdrawn at once (the game is complete). */
-    game(h, sizeof h, 1, "*", "1. e4 e5 2. Ke2 ", "*");
-    ck_assert(events_read(e, h, strlen(h), 13, 0, &out));
-    ck_assert_str_eq(untimed(&out, true),
+    put(&w, 1, "*", "1. e4 e5 2. Ke2 ", "*");
+    read_at(&w, 13);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"withdrawn\",\"withdraws\":\"illegal\",\"ply\":3,\"move\":\"Ke3\","
                                  "\"message\":\"illegal at Ke3 no longer holds: moves were taken back or corrected\"}\n");
-    strbuf_free(&out);
-    events_free(e);
+    watch_end(&w);
 }
 END_TEST
 
 /* A move that shows only while being written leaves no event. */
 START_TEST(illegal_gone)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke3 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    game(g, sizeof g, 1, "*", "1. e4 e5 2. Ke2 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
-    events_due(e, 5, 0, &out);
-    ck_assert_uint_eq(out.len, 0);
-    strbuf_free(&out);
-    events_free(e);
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", "1. e4 e5 2. Ke3 ", "*");
+    read_at(&w, 0);
+    put(&w, 1, "*", "1. e4 e5 2. Ke2 ", "*");
+    read_at(&w, 1);
+    due(&w, 5);
+    ck_assert_uint_eq(w.out.len, 0);
+    watch_end(&w);
 }
 END_TEST
 
@@ -153,20 +193,17 @@ END_TEST
  * is there it is reported at once. */
 START_TEST(cut_last_ply)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 1, "*", "1. f3 e5 2. g4 Qh4#", "");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
-    game(g, sizeof g, 1, "*", FOOLS, "*");
-    ck_assert(events_read(e, g, strlen(g), 0.5, 0, &out));
-    ck_assert_str_eq(untimed(&out, true),
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", "1. f3 e5 2. g4 Qh4#", "");
+    read_at(&w, 0);
+    ck_assert_uint_eq(w.out.len, 0);
+    put(&w, 1, "*", FOOLS, "*");
+    read_at(&w, 0.5);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"" MATE_MSG "\"}\n");
-    ck_assert(events_next_due(e) < 0);
-    strbuf_free(&out);
-    events_free(e);
+    ck_assert(events_next_due(w.e) < 0);
+    watch_end(&w);
 }
 END_TEST
 
@@ -174,24 +211,21 @@ END_TEST
  * that stays cut is taken as it is after the settle time. */
 START_TEST(cut_earlier_ply)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 1, "*", KNIGHTS "Ng8 5. Nf", "");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    ck_assert_str_eq(untimed(&out, true),
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", KNIGHTS "Ng8 5. Nf", "");
+    read_at(&w, 0);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\",\"message\":\"Black may claim a "
                                  "draw by declaring 4...Ng8 (the position would occur a third time, Article 9.2.1.1)\"}\n");
     /* The cut move: unreadable, once it has stayed so. */
-    events_due(e, 1.9, 0, &out);
-    ck_assert_uint_eq(out.len, 0);
-    events_due(e, 2, 0, &out);
-    ck_assert_str_eq(untimed(&out, true),
+    due(&w, 1.9);
+    ck_assert_uint_eq(w.out.len, 0);
+    due(&w, 2);
+    ck_assert_str_eq(untimed(&w.out, true),
                      JHEAD(1, 1) ",\"event\":\"syntax\",\"ply\":9,\"move\":\"Nf\",\"message\":\"the game cannot be "
                                  "read: cannot read \\\"Nf\\\" as a move\"}\n");
-    strbuf_free(&out);
-    events_free(e);
+    watch_end(&w);
 }
 END_TEST
 
@@ -199,44 +233,39 @@ END_TEST
  * once; in a cut one only once it has stayed cut for the settle time. */
 START_TEST(withdrawn)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[2048];
+    watch_t w;
+    watch_start(&w, true, 0);
     const char *three = JHEAD(1, 1) ",\"event\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\",\"message\":\"Black may "
                                     "claim a draw by declaring 4...Ng8 (the position would occur a third time, "
                                     "Article 9.2.1.1)\"}\n";
     const char *gone = JHEAD(1, 1) ",\"event\":\"withdrawn\",\"withdraws\":\"threefold\",\"ply\":7,\"move\":\"4.Ng1\","
                                    "\"message\":\"threefold at 4.Ng1 no longer holds: moves were taken back or "
                                    "corrected\"}\n";
-    game(g, sizeof g, 1, "*", KNIGHTS "Ng8 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    ck_assert_str_eq(untimed(&out, true), three);
-    game(g, sizeof g, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
-    ck_assert_str_eq(untimed(&out, true), gone);
+    put(&w, 1, "*", KNIGHTS "Ng8 ", "*");
+    read_at(&w, 0);
+    ck_assert_str_eq(untimed(&w.out, true), three);
+    put(&w, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 ", "*");
+    read_at(&w, 1);
+    ck_assert_str_eq(untimed(&w.out, true), gone);
     /* Played again: a new event. */
-    game(g, sizeof g, 1, "*", KNIGHTS, "*");
-    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
-    ck_assert_str_eq(untimed(&out, true), three);
+    put(&w, 1, "*", KNIGHTS, "*");
+    read_at(&w, 2);
+    ck_assert_str_eq(untimed(&w.out, true), three);
     /* Cut before the claim, then read again (another game changed): the
      * withdrawal waits from the first cut read. */
-    game(g, sizeof g, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
-    ck_assert(events_read(e, g, strlen(g), 10, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
-    char h[2048];
-    game(h, sizeof h, 2, "*", "1. d4 ", "*");
-    size_t n = strlen(h);
-    game(h + n, sizeof h - n, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
-    ck_assert(events_read(e, h, strlen(h), 11, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
-    events_due(e, 11.9, 0, &out);
-    ck_assert_uint_eq(out.len, 0);
-    events_due(e, 12, 0, &out);
-    const char *s = untimed(&out, true);
+    put(&w, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
+    read_at(&w, 10);
+    ck_assert_uint_eq(w.out.len, 0);
+    put(&w, 2, "*", "1. d4 ", "*");
+    add(&w, 1, "*", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf", "");
+    read_at(&w, 11);
+    ck_assert_uint_eq(w.out.len, 0);
+    due(&w, 11.9);
+    ck_assert_uint_eq(w.out.len, 0);
+    due(&w, 12);
+    const char *s = untimed(&w.out, true);
     ck_assert_msg(strstr(s, "\"withdraws\":\"threefold\"") && strstr(s, "\"event\":\"syntax\""), "got %s", s);
-    strbuf_free(&out);
-    events_free(e);
+    watch_end(&w);
 }
 END_TEST
 
@@ -244,79 +273,62 @@ END_TEST
  * that lacks the last games (cut off), changes nothing for the others. */
 START_TEST(matching)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[4096];
-    size_t n;
-    game(g, sizeof g, 1, "*", FOOLS, "*");
-    n = strlen(g);
-    game(g + n, sizeof g - n, 2, "*", KNIGHTS, "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    const char *s = untimed(&out, true);
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", FOOLS, "*");
+    add(&w, 2, "*", KNIGHTS, "*");
+    read_at(&w, 0);
+    const char *s = untimed(&w.out, true);
     ck_assert_msg(strstr(s, "\"Board\":\"1\"") && strstr(s, "\"Board\":\"2\""), "got %s", s);
     /* Board 3 joins first in the file. */
-    game(g, sizeof g, 3, "*", "1. e4 ", "*");
-    n = strlen(g);
-    game(g + n, sizeof g - n, 1, "*", FOOLS, "*");
-    n = strlen(g);
-    game(g + n, sizeof g - n, 2, "*", KNIGHTS, "*");
-    ck_assert(events_read(e, g, strlen(g), 1, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
+    put(&w, 3, "*", "1. e4 ", "*");
+    add(&w, 1, "*", FOOLS, "*");
+    add(&w, 2, "*", KNIGHTS, "*");
+    read_at(&w, 1);
+    ck_assert_uint_eq(w.out.len, 0);
     /* A name corrected: still board 1 of round 1. */
-    char *a1 = strstr(g, "\"A1\"");
+    char *a1 = strstr(w.text, "\"A1\"");
     ck_assert(a1);
     a1[1] = 'Z';
-    ck_assert(events_read(e, g, strlen(g), 1.5, 0, &out));
-    ck_assert_uint_eq(out.len, 0);
+    read_at(&w, 1.5);
+    ck_assert_uint_eq(w.out.len, 0);
     /* Cut after board 3: boards 1 and 2 keep what they reported. */
-    game(g, sizeof g, 3, "*", "1. e4 ", "*");
-    ck_assert(events_read(e, g, strlen(g), 2, 0, &out));
-    events_due(e, 10, 0, &out);
-    ck_assert_uint_eq(out.len, 0);
-    strbuf_free(&out);
-    events_free(e);
+    put(&w, 3, "*", "1. e4 ", "*");
+    read_at(&w, 2);
+    due(&w, 10);
+    ck_assert_uint_eq(w.out.len, 0);
+    watch_end(&w);
 }
 END_TEST
 
 START_TEST(result_contradicted)
 {
-    cli_t cli = options(true);
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[1024];
-    game(g, sizeof g, 1, "1-0", FOOLS, "1-0");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    const char *s = untimed(&out, true);
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "1-0", FOOLS, "1-0");
+    read_at(&w, 0);
+    const char *s = untimed(&w.out, true);
     ck_assert_msg(strstr(s, "\"event\":\"result\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"Result \\\"1-0\\\" "
                             "contradicts checkmate at 2...Qh4#: the result is 0-1\"}\n"),
                   "got %s", s);
-    strbuf_free(&out);
-    events_free(e);
+    watch_end(&w);
 }
 END_TEST
 
 START_TEST(only)
 {
-    cli_t cli = options(true);
-    cli.only = 1u << ARB_THREEFOLD;
-    events_t *e = events_new("round.pgn", &cli);
-    strbuf_t out = { 0 };
-    char g[4096];
-    size_t n;
-    game(g, sizeof g, 1, "1-0", FOOLS, "1-0");
-    n = strlen(g);
-    game(g + n, sizeof g - n, 2, "*", "1. e4 e5 2. Ke3 ", "*");
-    n = strlen(g);
-    game(g + n, sizeof g - n, 3, "*", KNIGHTS, "*");
-    ck_assert(events_read(e, g, strlen(g), 0, 0, &out));
-    events_due(e, 10, 0, &out);
-    const char *s = untimed(&out, true);
+    watch_t w;
+    watch_start(&w, true, 1u << ARB_THREEFOLD);
+    put(&w, 1, "1-0", FOOLS, "1-0");
+    add(&w, 2, "*", "1. e4 e5 2. Ke3 ", "*");
+    add(&w, 3, "*", KNIGHTS, "*");
+    read_at(&w, 0);
+    due(&w, 10);
+    const char *s = untimed(&w.out, true);
     ck_assert_msg(strstr(s, "\"event\":\"threefold\"") && !strstr(s, "checkmate") && !strstr(s, "illegal") &&
                       !strstr(s, "\"result\""),
                   "got %s", s);
-    strbuf_free(&out);
-    events_free(e);
+    watch_end(&w);
 }
 END_TEST
 
