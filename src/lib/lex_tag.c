@@ -128,20 +128,28 @@ static void emit_tag(lexer_t *lx, lex_token_t *tok, uint64_t end)
     tok->truncated = lx->ntrunc;
 }
 
+/* Appends the name's bytes from nseg to q to the name buffer, up to
+ * LEX_MAX_NAME in all. */
+static void name_keep(lexer_t *lx, const unsigned char *q)
+{
+    size_t n = (size_t)(q - lx->nseg);
+    size_t room = LEX_MAX_NAME - lx->nlen;
+    if (n > room) {
+        n = room;
+        lx->ntrunc = true;
+    }
+    memcpy(lx->nbuf + lx->nlen, lx->nseg, n);
+    lx->nlen += n;
+}
+
 /* The name ends at q. */
 static void name_done(lexer_t *lx, const unsigned char *q)
 {
-    size_t n = (size_t)(q - lx->nseg);
     if (lx->n_inbuf) {
-        size_t room = LEX_MAX_NAME - lx->nlen;
-        if (n > room) {
-            n = room;
-            lx->ntrunc = true;
-        }
-        memcpy(lx->nbuf + lx->nlen, lx->nseg, n);
-        lx->nlen += n;
+        name_keep(lx, q);
         lx->name = lx->nbuf;
     } else {
+        size_t n = (size_t)(q - lx->nseg);
         lx->name = lx->nseg;
         lx->nlen = n > LEX_MAX_NAME ? LEX_MAX_NAME : n;
         lx->ntrunc = n > LEX_MAX_NAME;
@@ -154,14 +162,7 @@ static void tag_save(lexer_t *lx, const unsigned char *end)
 {
     keep(lx, lx->seg, (size_t)(end - lx->seg));
     if (lx->tg == TG_NAME) {
-        size_t n = (size_t)(end - lx->nseg);
-        size_t room = LEX_MAX_NAME - lx->nlen;
-        if (n > room) {
-            n = room;
-            lx->ntrunc = true;
-        }
-        memcpy(lx->nbuf + lx->nlen, lx->nseg, n);
-        lx->nlen += n;
+        name_keep(lx, end);
         lx->n_inbuf = true;
     } else if (lx->named && !lx->n_inbuf) {
         memcpy(lx->nbuf, lx->name, lx->nlen);
