@@ -24,6 +24,7 @@
 
 #include "lex.h"
 #include "pgnarbiter.h"
+#include "tagtab.h"
 #include "testutil.h"
 
 /* ---- a growable string ---- */
@@ -1532,11 +1533,37 @@ START_TEST(api_names_and_defaults)
 }
 END_TEST
 
+/* Variant values, as setup() and --explain read them: PGN's "Chess960"
+ * and the names other programs write, case, blanks, hyphens and
+ * underscores aside; standard chess by several names; anything else is
+ * another game. */
+START_TEST(variant_names)
+{
+    static const struct {
+        const char *value;
+        enum variant want;
+    } cases[] = {
+        { "Standard", VARIANT_STANDARD },       { "standard", VARIANT_STANDARD },
+        { "From Position", VARIANT_STANDARD },  { "", VARIANT_STANDARD },
+        { "Normal", VARIANT_STANDARD },         { "chess", VARIANT_STANDARD },
+        { "Chess960", VARIANT_CHESS960 },       { "chess 960", VARIANT_CHESS960 },
+        { "Fischer-Random", VARIANT_CHESS960 }, { "fischerandom", VARIANT_CHESS960 },
+        { "960", VARIANT_CHESS960 },            { "fischer_random", VARIANT_CHESS960 },
+        { "Crazyhouse", VARIANT_OTHER },        { "Atomic", VARIANT_OTHER },
+        { "Chess 961", VARIANT_OTHER },         { "960 chess960", VARIANT_OTHER },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(tag_variant(cases[i].value) == cases[i].want, "\"%s\": %d, expected %d", cases[i].value,
+              (int)tag_variant(cases[i].value), (int)cases[i].want);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
     const struct { const char *name; const TTest *test; } cases[] = {
 #define CASE(fn) { #fn, fn }
+        CASE(variant_names),
         CASE(boundary_marker_ends_game),
         CASE(boundary_tags_after_movetext),
         CASE(boundary_repeated_tag_name),

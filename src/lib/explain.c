@@ -21,6 +21,7 @@
 #include "movegen.h"
 #include "rules.h"
 #include "san.h"
+#include "tagtab.h"
 
 /* One position of the mainline. */
 typedef struct ply_pos {
@@ -232,19 +233,8 @@ static bool start_position(const arb_game *g, board_t *start)
 {
     if (g->status == ARB_BADFEN || g->status == ARB_UNSUPPORTED)
         return false;
-    bool c960 = false;
     const char *variant = tag_of(g, "Variant");
-    if (variant) {
-        static const char *const names[] = { "chess960", "fischerandom", "fischerrandom", "960" };
-        char norm[32];
-        size_t n = 0;
-        for (const char *v = variant; *v && n < sizeof norm - 1; v++)
-            if (*v != ' ' && *v != '-' && *v != '_')
-                norm[n++] = (char)((*v >= 'A' && *v <= 'Z') ? *v - 'A' + 'a' : *v);
-        norm[n] = '\0';
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            c960 = c960 || strcmp(norm, names[i]) == 0;
-    }
+    bool c960 = variant && tag_variant(variant) == VARIANT_CHESS960;
     const char *fen = tag_of(g, "FEN");
     if (fen) {
         board_error_t why;

@@ -256,21 +256,6 @@ static void set_error(arb_reader *r, arb_status s, const lex_token_t *t, const c
     r->replaying = false;
 }
 
-/* Variant names that mean Chess960, and those that mean standard chess. */
-static bool variant_is(const char *v, const char *const *names)
-{
-    char norm[32];
-    size_t n = 0;
-    for (; *v && n < sizeof norm - 1; v++)
-        if (*v != ' ' && *v != '-' && *v != '_')
-            norm[n++] = *v >= 'A' && *v <= 'Z' ? (char)(*v + ('a' - 'A')) : *v; /* tolower in the C locale */
-    norm[n] = '\0';
-    for (; *names; names++)
-        if (strcmp(norm, *names) == 0)
-            return true;
-    return false;
-}
-
 /* The reader's dead-position analysis: a small table (64 KiB), enough for
  * the positions a replay asks about.  The budget only serves proofs (a
  * helpmate found changes nothing for Article 6.9): of the unfair timeouts
@@ -321,17 +306,16 @@ static bool winner_cannot_mate(dead_search_t *d, const board_t *b, int winner)
 /* Chooses the start position from the tags, once, before the first move. */
 static void setup(arb_reader *r)
 {
-    static const char *const chess960[] = { "chess960", "fischerandom", "fischerrandom", "960", NULL };
-    static const char *const standard[] = { "standard", "fromposition", "chess", "normal", "", NULL };
     if (r->setup_done)
         return;
     r->setup_done = true;
     bool c960 = false;
     const char *variant = tag_value(r, K_VARIANT);
-    if (variant && strcmp(variant, "Standard") != 0) { /* lichess writes that in every game */
-        if (variant_is(variant, chess960)) {
+    if (variant) {
+        enum variant v = tag_variant(variant);
+        if (v == VARIANT_CHESS960) {
             c960 = true;
-        } else if (!variant_is(variant, standard)) {
+        } else if (v == VARIANT_OTHER) {
             char msg[96];
             snprintf(msg, sizeof msg, "variant \"%.40s\" is not supported", variant);
             set_error(r, ARB_UNSUPPORTED, &r->variant_at, NULL, 0, msg);

@@ -32,6 +32,30 @@ enum known tag_kind(const char *s, size_t n)
     }
 }
 
+/* Is v one of names (NULL-terminated), as tag_variant() reads names? */
+static bool variant_is(const char *v, const char *const *names)
+{
+    char norm[32];
+    size_t n = 0;
+    for (; *v && n < sizeof norm - 1; v++)
+        if (*v != ' ' && *v != '-' && *v != '_')
+            norm[n++] = *v >= 'A' && *v <= 'Z' ? (char)(*v + ('a' - 'A')) : *v; /* tolower in the C locale */
+    norm[n] = '\0';
+    for (; *names; names++)
+        if (strcmp(norm, *names) == 0)
+            return true;
+    return false;
+}
+
+enum variant tag_variant(const char *value)
+{
+    static const char *const chess960[] = { "chess960", "fischerandom", "fischerrandom", "960", NULL };
+    static const char *const standard[] = { "standard", "fromposition", "chess", "normal", "", NULL };
+    if (strcmp(value, "Standard") == 0) /* lichess writes it in every game */
+        return VARIANT_STANDARD;
+    return variant_is(value, chess960) ? VARIANT_CHESS960 : variant_is(value, standard) ? VARIANT_STANDARD : VARIANT_OTHER;
+}
+
 void tagtab_free(tagtab_t *tt)
 {
     free(tt->tags);

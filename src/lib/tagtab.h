@@ -19,6 +19,11 @@ enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJ
 /* Which of them a name is. */
 enum known tag_kind(const char *s, size_t n);
 
+/* The rules a Variant tag's value names, read without regard to case,
+ * blanks, hyphens and underscores ("Chess 960", "fischerandom"). */
+enum variant { VARIANT_STANDARD, VARIANT_CHESS960, VARIANT_OTHER };
+enum variant tag_variant(const char *value);
+
 typedef struct tagtab {
     arb_tag *tags;     /* names and values in the arena, each NUL-terminated */
     size_t n, cap;     /* tags kept; room in tags */
