@@ -690,6 +690,15 @@ static const arb_game *first_game(arb_reader *r, const char *pgn, size_t len, bo
     return arb_reader_next(r, oom);
 }
 
+/* Replays g, the game of pgn[0..len), from its start position, up to
+ * rp->limit plies. */
+static void replay_from_start(replay_t *rp, const arb_game *g, const char *pgn, size_t len)
+{
+    board_t start;
+    if (start_position(g, &start))
+        replay_game(rp, pgn, len, &start);
+}
+
 static void replay_free(replay_t *rp)
 {
     if (rp->rules_live)
@@ -713,9 +722,7 @@ int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, 
     }
 
     replay_t rp = { .opt = opt, .limit = g->plies };
-    board_t start;
-    if (start_position(g, &start))
-        replay_game(&rp, pgn, len, &start);
+    replay_from_start(&rp, g, pgn, len);
     bool known = replay_agrees(&rp, g);
     account(out, g, &rp, known, name, ascii, opt);
     replay_free(&rp);
@@ -744,9 +751,7 @@ int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact 
     replay_t rp = { .opt = opt };
     if (g && (f == ARB_THREEFOLD || f == ARB_FIFTY) && g->first[f] == (int32_t)p) {
         rp.limit = g->plies;
-        board_t start;
-        if (start_position(g, &start))
-            replay_game(&rp, pgn, len, &start);
+        replay_from_start(&rp, g, pgn, len);
         if (rp.oom)
             rc = -1;
         else if (replay_agrees(&rp, g))
