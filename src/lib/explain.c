@@ -680,14 +680,21 @@ static void account(strbuf_t *out, const arb_game *g, const replay_t *rp, bool k
 
 static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
 
-/* The first game of pgn[0..len), read whole by r; NULL if there is none
- * or memory ran out (*oom). */
-static const arb_game *first_game(arb_reader *r, const char *pgn, size_t len, bool *oom)
+/* A reader with *opt (the defaults if NULL, and *opt then points to them)
+ * that has read pgn[0..len) whole; its first game goes to *g, NULL if there
+ * is none or memory ran out (*oom).  NULL if no reader could be made. */
+static arb_reader *read_first(const char *pgn, size_t len, const arb_options **opt, const arb_game **g, bool *oom)
 {
+    if (!*opt)
+        *opt = &default_options;
+    arb_reader *r = arb_reader_new(*opt);
+    if (!r)
+        return NULL;
     *oom = false;
     arb_reader_feed(r, pgn, len);
     arb_reader_finish(r);
-    return arb_reader_next(r, oom);
+    *g = arb_reader_next(r, oom);
+    return r;
 }
 
 /* Replays g, the game of pgn[0..len), from its start position, up to
@@ -709,13 +716,11 @@ static void replay_free(replay_t *rp)
 int explain_game_opt(const char *pgn, size_t len, const char *name, bool ascii, const arb_options *opt,
                      strbuf_t *out)
 {
-    if (!opt)
-        opt = &default_options;
-    arb_reader *r = arb_reader_new(opt);
+    const arb_game *g;
+    bool oom;
+    arb_reader *r = read_first(pgn, len, &opt, &g, &oom);
     if (!r)
         return -1;
-    bool oom;
-    const arb_game *g = first_game(r, pgn, len, &oom);
     if (oom || !g) {
         arb_reader_free(r);
         return oom ? -1 : 1;
@@ -740,13 +745,11 @@ _Static_assert(RULES_MOVE_TEXT == 24, "explain_claim() declares its move buffer 
 int explain_claim(const char *pgn, size_t len, const arb_options *opt, arb_fact f, uint32_t p, int *side,
                   char declared[24])
 {
-    if (!opt)
-        opt = &default_options;
-    arb_reader *r = arb_reader_new(opt);
+    const arb_game *g;
+    bool oom;
+    arb_reader *r = read_first(pgn, len, &opt, &g, &oom);
     if (!r)
         return -1;
-    bool oom;
-    const arb_game *g = first_game(r, pgn, len, &oom);
     int rc = oom ? -1 : 1;
     replay_t rp = { .opt = opt };
     if (g && (f == ARB_THREEFOLD || f == ARB_FIFTY) && g->first[f] == (int32_t)p) {
