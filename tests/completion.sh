@@ -30,9 +30,8 @@ help=$("$prog" --help) || {
     exit 1
 }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-completion.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top/tests/testlib.sh"
+test_tmp completion
 mkdir "$tmp/files" "$tmp/files/sub dir" &&
     touch "$tmp/files/a.pgn" "$tmp/files/b.pgn.gz" "$tmp/files/c.pgn.zst" \
           "$tmp/files/D.PGN" "$tmp/files/notes.txt" "$tmp/files/e.pgn.bz2" \
@@ -54,10 +53,6 @@ comp_words() {
     (cd "$tmp/files" && bash "$tmp/complete.bash" "$comp" "$@")
 }
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 # expect NAME EXPECTED WORD...: the completions of WORD... must be EXPECTED
 # (a space-separated list, in C sort order).
 expect() {
@@ -141,5 +136,4 @@ expect 'files after options' 'a.pgn' pgn-arbiter --json a
 expect 'files after --' '-x.pgn' pgn-arbiter -- -x
 expect 'directories' 'sub dir' pgn-arbiter --check s
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally

@@ -24,14 +24,9 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 77
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-follow.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top/tests/testlib.sh"
+test_tmp follow
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 for scenario in round poll; do
     mkdir "$tmp/$scenario" || exit 99
@@ -69,5 +64,4 @@ usage "go with --follow" --poll "$tmp/a.pgn"
 usage "from 0.001 to 86400" --follow --interval 0 "$tmp/a.pgn"
 usage "cannot be combined" --follow --fix "$tmp/a.pgn"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally

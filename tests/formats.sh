@@ -36,10 +36,7 @@ case $prog in
 esac
 data=$top/tests/e2e/a-formats-data
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$top/tests/testlib.sh"
 # need TOOL: true if TOOL is there; if not, a skip note, or a failure in CI.
 need() {
     if command -v "$1" >/dev/null 2>&1; then
@@ -53,11 +50,10 @@ need() {
     return 1
 }
 
-need python3 || { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ] && exit 77; exit 1; }
+need python3 || { tally && exit 77; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-formats.XXXXXX") && tmp=$(cd "$tmp" && pwd -P) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+test_tmp formats
+tmp=$(cd "$tmp" && pwd -P) || exit 99
 
 # The inputs: the bundled problem files, a gzip copy, and one large file
 # (2.5 MB, so that -j2 cuts it into pieces of about 1 MiB).
@@ -314,5 +310,4 @@ EOF
     fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally

@@ -35,14 +35,10 @@
 top=${abs_top_srcdir:-${top_srcdir:-$(dirname "$0")/..}}
 prog=${PGN_ARBITER:-src/pgn-arbiter}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-jobs.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top/tests/testlib.sh"
+test_tmp jobs
+quiet_pass=1 # thousands of comparisons: only failures are told
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # The corpus.
 (cd "$top" && find data tests/data -name '*.pgn' -type f) | LC_ALL=C sort >"$tmp/files"
@@ -149,5 +145,4 @@ for mode in --json "" --check --fix --summary "--check --summary"; do
         fi
     done
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally

@@ -29,18 +29,12 @@ if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
     exit 77
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgn-arbiter-parallel.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top/tests/testlib.sh"
+test_tmp parallel
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ] && exit 0
-    exit 1
+    tally
+    exit
 }
 
 # The corpus: files that split cleanly at "[Event ".
