@@ -502,7 +502,7 @@ static int fast_brace(lexer_t *lx, lex_token_t *tok, const unsigned char *p, uns
                       uint64_t *passed_end)
 {
     const unsigned char *q = brace_or_eol(p + 1, lx->end);
-    bool lines = q && *q != '}'; /* perhaps: count them */
+    bool lines = q && *q != '}'; /* a byte that may end a line comes first: count them */
     if (lines)
         q = memchr(q + 1, '}', (size_t)(lx->end - q - 1));
     if (!q)
