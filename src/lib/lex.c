@@ -121,6 +121,15 @@ static lex_kind_t end_symbol(lexer_t *lx, lex_token_t *tok, const unsigned char 
     return tok->kind;
 }
 
+/* A token cut by the chunk's end at p: its bytes so far are kept and the
+ * scanner resumes in the next chunk. */
+static int await_more(lexer_t *lx, const unsigned char *p)
+{
+    keep(lx, lx->seg, (size_t)(p - lx->seg));
+    lx->p = p;
+    return TOK_MORE;
+}
+
 /* Symbols and move numbers.  A run of digits followed by dots is a move
  * number ending at the last dot; the rest of the run is the next token. */
 static int scan_symbol(lexer_t *lx, lex_token_t *tok)
@@ -158,9 +167,7 @@ static int scan_symbol(lexer_t *lx, lex_token_t *tok)
         /* p == end */
         if (lx->finished)
             return end_symbol(lx, tok, p);
-        keep(lx, lx->seg, (size_t)(p - lx->seg));
-        lx->p = p;
-        return TOK_MORE;
+        return await_more(lx, p);
     }
 }
 
@@ -174,11 +181,8 @@ static int scan_nag(lexer_t *lx, lex_token_t *tok)
         lx->ndigits++;
         p++;
     }
-    if (p == end && !lx->finished) {
-        keep(lx, lx->seg, (size_t)(p - lx->seg));
-        lx->p = p;
-        return TOK_MORE;
-    }
+    if (p == end && !lx->finished)
+        return await_more(lx, p);
     lx->p = p;
     if (lx->ndigits == 0 || lx->nag > 255) {
         emit(lx, tok, TOK_BAD, off_of(lx, p));
@@ -196,11 +200,8 @@ static int scan_bad(lexer_t *lx, lex_token_t *tok)
     const unsigned char *p = lx->p, *end = lx->end;
     while (p < end && (cls[*p] & C_BAD))
         p++;
-    if (p == end && !lx->finished) {
-        keep(lx, lx->seg, (size_t)(p - lx->seg));
-        lx->p = p;
-        return TOK_MORE;
-    }
+    if (p == end && !lx->finished)
+        return await_more(lx, p);
     lx->p = p;
     emit(lx, tok, TOK_BAD, off_of(lx, p));
     take_text(lx, tok, p);
