@@ -11,7 +11,6 @@
 
 #include <check.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,39 +18,6 @@
 
 /* ck_assert() records every check that passes in a file; in the loops
  * that run per byte or per token only a failure should cost anything. */
-
-/* ---- a growable string ---- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-} sbuf_t;
-
-static void sb_putn(sbuf_t *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        b->s = realloc(b->s, cap);
-        CHECK(b->s != NULL, "out of memory");
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_printf(sbuf_t *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    CHECK(n >= 0 && (size_t)n < sizeof tmp, "sb_printf overflow");
-    sb_putn(b, tmp, (size_t)n);
-}
 
 /* Printable ASCII as is, other bytes as \xNN. */
 static void sb_bytes(sbuf_t *b, const char *s, size_t n)

@@ -15,7 +15,6 @@
  * tests/data/golden/); each test says why. */
 
 #include <check.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,39 +25,6 @@
 #include "pgnarbiter.h"
 #include "tagtab.h"
 #include "testutil.h"
-
-/* ---- a growable string ---- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-} sbuf_t;
-
-static void sb_putn(sbuf_t *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        b->s = realloc(b->s, cap);
-        CHECK(b->s != NULL, "out of memory");
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_printf(sbuf_t *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    CHECK(n >= 0 && (size_t)n < sizeof tmp, "sb_printf overflow");
-    sb_putn(b, tmp, (size_t)n);
-}
 
 /* Printable ASCII as is, other bytes as \xNN; NULL as (null). */
 static void sb_str(sbuf_t *b, const char *s, size_t n)

@@ -8,6 +8,7 @@
 #define ARB_TESTUTIL_H
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -268,6 +269,40 @@ static inline size_t tu_chunk_size(uint64_t *seed, size_t left, size_t max)
     uint64_t x = tu_rand(seed);
     size_t n = (x & 15) == 0 ? 0 : (size_t)(x >> 8) % max + 1;
     return n > left ? left : n;
+}
+
+/* ---- a growable string ------------------------------------------------ */
+
+/* What a test builds up to compare with an expected text; NUL-terminated. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} sbuf_t;
+
+static inline void sb_putn(sbuf_t *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        b->s = realloc(b->s, cap);
+        CHECK(b->s != NULL, "out of memory");
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static inline void sb_printf(sbuf_t *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    CHECK(n >= 0 && (size_t)n < sizeof tmp, "sb_printf overflow");
+    sb_putn(b, tmp, (size_t)n);
 }
 
 /* ---- showing bytes ----------------------------------------------------- */
