@@ -33,6 +33,11 @@
 #   tmpfs        --in-place on a full filesystem (a 64 kB tmpfs, mounted when
 #                root may mount; skipped otherwise): error, exit 2, original
 #                untouched, no temporary file left
+#   bigfix       --fix on one game of 96 MiB (a comment) whose result needs a
+#                change, under a 100 MB limit of address space (ulimit -v):
+#                the game is copied as it is with a warning, exit 0; holding
+#                the game whole, as before, runs out of memory (skipped under
+#                AddressSanitizer, which reserves far more address space)
 #
 # Environment: PGN_ARBITER (default src/pgn-arbiter), HOSTILE_GEN (default
 # tests/hostile-gen: it makes the big input and times the kills), and
@@ -484,13 +489,32 @@ case_tmpfs() {
     mnt=
 }
 
-all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs"
+# ---- memory ----------------------------------------------------------------
+
+case_bigfix() {
+    if [ "$pipe_secs" != 10 ]; then
+        skip "bigfix: address space limits under AddressSanitizer"
+        return
+    fi
+    { printf '[Event "big"]\n[Result "1-0"]\n\n1. e4 {'
+      head -c 100663296 /dev/zero | tr '\0' c
+      printf '} e5 0-1\n'; } >"$tmp/big.pgn"
+    (ulimit -v 100000 && exec "$PGN_ARBITER" -j1 --fix "$tmp/big.pgn") >"$tmp/big-fixed.pgn" 2>"$tmp/err"
+    status=$?
+    [ "$status" = 0 ] || fail "exit status $status, expected 0"
+    cmp -s "$tmp/big.pgn" "$tmp/big-fixed.pgn" || fail "the game was not copied as it is"
+    grep -q 'warning: game 1: not rewritten: its text passes' "$tmp/err" || fail "no warning that it was not rewritten"
+    rm -f "$tmp/big.pgn" "$tmp/big-fixed.pgn"
+    result "bigfix: --fix on a 96 MiB game in 100 MB of address space"
+}
+
+all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs bigfix"
 for c in ${*:-$all}; do
     case " $all " in
     *" $c "*)
         # Timing cases measure the program, not valgrind (which runs it
         # here when ./configure --enable-valgrind set VALGRIND).
-        if [ -n "${VALGRIND:-}" ] && { [ "$c" = pipe ] || [ "$c" = kill ]; }; then
+        if [ -n "${VALGRIND:-}" ] && { [ "$c" = pipe ] || [ "$c" = kill ] || [ "$c" = bigfix ]; }; then
             skip "$c: timing under valgrind"
         elif [ -n "${VALGRIND:-}" ] && [ "$c" = shrink ]; then
             # The program ends at the signal, by design, with its threads'

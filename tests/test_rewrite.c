@@ -74,6 +74,7 @@ static fixed_t fix_cut(const char *in, size_t len, const setup_t *s, enum cut ho
         CHECK(chunk != NULL, "out of memory");
         memcpy(chunk, in + at, n);
         arb_reader_feed(r, chunk, n);
+        rewrite_spill(w, &out);
         CHECK(rewrite_feed(w, chunk, n) == 0, "rewrite_feed failed");
         drain(r, w, &out, &f);
         memset(chunk, '#', n); /* a rewriter that kept a pointer into it shows */
@@ -611,6 +612,33 @@ START_TEST(idempotent_odd_layouts)
 }
 END_TEST
 
+START_TEST(long_game_copied)
+{
+    /* A game longer than game_max is copied as it is, however it is fed
+     * (in bytes, rewrite_spill() writes its head before its end is read);
+     * the games around it are corrected. */
+    static const setup_t SHORT = { .opt = { .annotate = false, .truncate = false, .game_max = 48 },
+                                   .policy = ARB_RULES_FIDE };
+    FIX("[Result \"1-0\"]\n\n1. e4 0-1\n\n"
+        "[Result \"1-0\"]\n\n1. e4 {a comment that makes the game longer than 48 bytes} e5 0-1\n\n"
+        "[Result \"1-0\"]\n\n1. d4 0-1\n",
+        SHORT,
+        "[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+        "[Result \"1-0\"]\n\n1. e4 {a comment that makes the game longer than 48 bytes} e5 0-1\n\n"
+        "[Result \"1-0\"]\n\n1. d4 1-0\n",
+        2);
+    fixed_t f = fix_cut("[Result \"1-0\"]\n\n1. e4 {a comment that makes it longer than 48 bytes} 0-1\n", 73, &SHORT,
+                        BYTES, 0);
+    CHECK(f.refused == 1 && f.changed == 0, "a long game to correct: %d refused, %d changed", f.refused, f.changed);
+    free(f.data);
+    /* One that needs no change is copied without a word. */
+    f = fix_cut("[Result \"1-0\"]\n\n1. e4 {a comment that makes it longer than 48 bytes} 1-0\n", 73, &SHORT, BYTES,
+                0);
+    CHECK(f.refused == 0 && f.changed == 0, "a long game to keep: %d refused, %d changed", f.refused, f.changed);
+    free(f.data);
+}
+END_TEST
+
 START_TEST(game_by_game_output)
 {
     /* rewrite_game writes up to the end of its game and no further; the
@@ -667,6 +695,7 @@ int main(void)
     TU_CASE(s, chunks_same_as_whole, 120);
     TU_CASE(s, origin_mid_stream, 120);
     TU_CASE(s, idempotent_odd_layouts, 120);
+    TU_CASE(s, long_game_copied, 120);
     TU_CASE(s, game_by_game_output, 120);
     return tu_run(s);
 }

@@ -131,15 +131,18 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
             st->rewritten++;
         if (changed < 0) {
             /* Said even without --check: the user asked for a change that was not made. */
-            char pos[64];
+            char pos[100];
             strbuf_puts(diag, "pgn-arbiter: ");
             strbuf_puts(diag, name);
-            const arb_span *at = g->marker_in_word ? &g->marker_span : &g->where;
+            const arb_span *at = g->marker_in_word && changed == -1 ? &g->marker_span : &g->where;
             snprintf(pos, sizeof pos, ":%llu:%u: warning: game ", (unsigned long long)at->line, (unsigned)at->col);
             strbuf_puts(diag, pos);
             report_game_number(diag, g->number);
-            strbuf_puts(diag, ": not rewritten: the change falls inside a word of its movetext, which would "
-                              "then read as other moves\n");
+            if (changed == -2)
+                snprintf(pos, sizeof pos, ": not rewritten: its text passes %u MiB, the most --fix holds; "
+                         "copied as it is\n", (unsigned)(REWRITE_GAME_MAX >> 20));
+            strbuf_puts(diag, changed == -2 ? pos : ": not rewritten: the change falls inside a word of its "
+                                                    "movetext, which would then read as other moves\n");
             st->problems.warnings++;
         }
         return;

@@ -54,6 +54,18 @@ bool cli_stream(input_t *in, const char *name, const cli_t *cli, stats_t *st, FI
             done = true;
         } else {
             arb_reader_feed(r, bytes, (size_t)n);
+            if (w) {
+                /* The head of a game too long to hold goes out as it is. */
+                rewrite_spill(w, &out);
+                if (out.len >= (64u << 10)) {
+                    written += out.len;
+                    if (!cli_write(&out, base, dest)) {
+                        fprintf(msgs, "pgn-arbiter: %s: error writing output: %s\n", name, strerror(errno));
+                        ok = false;
+                        break;
+                    }
+                }
+            }
             if (w && rewrite_feed(w, bytes, (size_t)n) < 0) {
                 fprintf(msgs, "pgn-arbiter: %s: error: out of memory\n", name);
                 ok = false;

@@ -20,6 +20,7 @@ struct rewriter {
     const char *eol;    /* the last line end written: "\n" or "\r\n", NULL if none yet */
     uint64_t glue_at;   /* a marker was written just before this offset, whose byte was not
                            fed yet: a space goes first if it is a word's; UINT64_MAX if none */
+    uint64_t spilled;   /* rewrite_spill() wrote the bytes before this offset as they are */
 };
 
 /* One change: replace [from, to) by text; insertions have from == to. */
@@ -78,6 +79,29 @@ int rewrite_feed(rewriter_t *w, const char *buf, size_t len)
     memcpy(w->data + w->len, buf, len);
     w->len += len;
     return 0;
+}
+
+/* Bytes held before the last game_max, to look behind a game's first
+ * byte (the byte before it, a byte order mark). */
+#define SPILL_KEEP 16
+
+static size_t game_max(const rewriter_t *w)
+{
+    return w->opt.game_max ? w->opt.game_max : REWRITE_GAME_MAX;
+}
+
+static void emit(rewriter_t *w, strbuf_t *out, uint64_t upto);
+
+/* The bytes held all follow the last game written and lie before the end
+ * of the game under way, so if that game is no longer than game_max it
+ * starts within the last game_max of them: what goes before is not its. */
+void rewrite_spill(rewriter_t *w, strbuf_t *out)
+{
+    size_t keep = game_max(w) + SPILL_KEEP;
+    if (w->len <= keep)
+        return;
+    emit(w, out, w->base + (w->len - keep));
+    w->spilled = w->base;
 }
 
 const char *rewrite_target(const arb_game *g)
@@ -329,11 +353,25 @@ static bool swap_reads_same(const rewriter_t *w, const arb_game *g, uint64_t fro
     return true;
 }
 
+/* Whether --fix would change g, told from g alone: for a game too long to
+ * hold, which is copied as it is. */
+static bool wants_change(const rewriter_t *w, const arb_game *g, const char *target)
+{
+    bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies;
+    bool annotate = w->opt.annotate && g->adjudication && (!g->result || strcmp(g->result, target) != 0);
+    bool marker = g->marker_span.end ? strcmp(g->marker, target) != 0 : !g->open_variation || cut;
+    return !g->result_tag.end || !g->result || strcmp(g->result, target) != 0 || annotate || marker || cut;
+}
+
 int rewrite_game(rewriter_t *w, const arb_game *g, strbuf_t *out)
 {
     const char *target = rewrite_target(g);
     struct patch p[6];
     int n = 0;
+    if (g->where.end - g->where.offset > game_max(w) || g->where.offset < w->spilled) {
+        emit(w, out, g->where.end);
+        return target && wants_change(w, g, target) ? -2 : 0;
+    }
     if (target) {
         bool cut = w->opt.truncate && g->has_end && (uint32_t)g->end_ply < g->plies &&
                    g->end_move_span.end > g->where.offset;
