@@ -266,6 +266,48 @@ else
     fail "unreadable: not two JUnit errors"
 fi
 
+# Control characters from the input (tags, a reason, the file name) reach
+# no text output: each is '?' (a tab or line end in a
+# field, a space), in the text report, the gnu and github lines and the
+# messages on standard error (pgn-arbiter(1), OUTPUT).
+esc=$(printf '\033')
+ctl="$tmp/ctl${esc}[31m.pgn"
+printf '[Event "e\033]0;title\007"]\n[White "W\033[2J\177"]\n[Black "B\tx"]\n[Result "1-0"]\n' >"$ctl"
+printf '[Termination "abandoned \033[8m"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n' >>"$ctl"
+printf '[White "\033[5m"]\n[Result "*"]\n\n1. e4 Nf9 *\n' >>"$ctl"
+cat >"$tmp/ctl.py" <<'EOF'
+"""ctl.py OUT ERR MODE: no control character in OUT or ERR (but tabs and
+line ends, in the text report and the gnu lines); OUT shows the fields
+with ? for each."""
+import re, sys
+out, err, mode = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read(), sys.argv[3]
+allowed = b'\n' if mode == 'github' else b'\t\n'
+for name, text in (('stdout', out), ('stderr', err)):
+    bad = set(c for c in re.findall(rb'[\x00-\x1f\x7f]', text) if c not in allowed)
+    if bad:
+        sys.exit('%s holds control characters %r' % (name, sorted(bad)))
+want = {'report': [b'ctl?[31m.pgn:1\t', b'\tW?[2J?\tB x\t', b'"abandoned ?[8m"', b'ctl?[31m.pgn:9\t'],
+        'check': [b'ctl?[31m.pgn:4:1: error: game 1 (W?[2J? v B x): '],
+        'github': [b'ctl?[31m.pgn,line=4,', b'title=game 1 (W?[2J? v B x)::']}[mode]
+for w in want:
+    if w not in out:
+        sys.exit('stdout lacks %r: %r' % (w, out))
+if mode == 'report' and b'ctl?[31m.pgn:12:' not in err:
+    sys.exit('stderr lacks the file name with ? for ESC: %r' % err)
+EOF
+for mode in report check github; do
+    case $mode in
+    report) "$prog" -j1 "$ctl" >"$tmp/ctl.out" 2>"$tmp/ctl.err" ;;
+    check) "$prog" -j1 --check "$ctl" >"$tmp/ctl.out" 2>"$tmp/ctl.err" ;;
+    github) "$prog" -j1 --check --format=github "$ctl" >"$tmp/ctl.out" 2>"$tmp/ctl.err" ;;
+    esac
+    if out=$(python3 "$tmp/ctl.py" "$tmp/ctl.out" "$tmp/ctl.err" $mode 2>&1); then
+        pass "control characters: $mode: each shown as ? (tabs and line ends as spaces)"
+    else
+        fail "control characters: $mode: $out"
+    fi
+done
+
 # The pre-commit hook, offline: the hook repository is a local git
 # repository holding this .pre-commit-hooks.yaml.
 if need pre-commit && need git; then

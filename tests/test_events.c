@@ -143,6 +143,23 @@ START_TEST(text_line)
 }
 END_TEST
 
+/* Control characters of the file name and the tags are '?' in the line
+ * (strbuf_put_text()): a broadcast cannot drive the arbiter's terminal. */
+START_TEST(text_line_controls)
+{
+    cli_t cli = options(false);
+    events_t *e = events_new("r\033[2J.pgn", &cli);
+    ck_assert_ptr_nonnull(e);
+    strbuf_t out = { 0 };
+    const char *text = "[Round \"1\x7f\"]\n[White \"A\033]0;x\007\"]\n[Black \"B\tC\"]\n[Board \"2\"]\n\n" FOOLS "*\n";
+    ck_assert(events_read(e, text, strlen(text), 0, 0, &out));
+    ck_assert_str_eq(untimed(&out, false),
+                     "r?[2J.pgn: round 1? board 2 (A?]0;x? - B C): checkmate at 2...Qh4#: " MATE_MSG "\n");
+    strbuf_free(&out);
+    events_free(e);
+}
+END_TEST
+
 /* An illegal move may be a move cut in the middle: it waits for the settle
  * time, counted from the first read that showed it. */
 START_TEST(illegal_waits)
@@ -338,6 +355,7 @@ int main(void)
     TCase *tc = tcase_create("events");
     tcase_add_test(tc, fact_once);
     tcase_add_test(tc, text_line);
+    tcase_add_test(tc, text_line_controls);
     tcase_add_test(tc, illegal_waits);
     tcase_add_test(tc, illegal_gone);
     tcase_add_test(tc, cut_last_ply);

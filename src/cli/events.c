@@ -198,14 +198,11 @@ static gstate_t *game_state(events_t *e, const char *key, size_t hint)
 
 /* ---- rendering ------------------------------------------------------------ */
 
-/* Appends s with tabs and line ends made spaces (text lines stay one line). */
+/* Appends s as text lines show input text: one line, no control
+ * characters (strbuf_put_text()). */
 static void put_clean(strbuf_t *b, const char *s)
 {
-    size_t start = b->len;
-    strbuf_puts(b, s);
-    for (size_t i = start; i < b->len; i++)
-        if (b->data[i] == '\t' || b->data[i] == '\n' || b->data[i] == '\r')
-            b->data[i] = ' ';
+    strbuf_put_text(b, s, strlen(s));
 }
 
 static const char *side_name(int side)

@@ -51,7 +51,7 @@ void format_github_escape(strbuf_t *b, const char *s, bool property)
             else
                 strbuf_append(b, s, 1);
             break;
-        default: strbuf_append(b, s, 1);
+        default: strbuf_put_text(b, s, 1);
         }
     }
 }

@@ -19,12 +19,12 @@ static void game_diagnostic(strbuf_t *diag, const char *file, const arb_game *g)
         return;
     char pos[64];
     strbuf_puts(diag, "pgn-arbiter: ");
-    strbuf_puts(diag, file);
+    strbuf_put_text(diag, file, strlen(file));
     snprintf(pos, sizeof pos, ":%llu:%u: error: game ", (unsigned long long)g->error.line, (unsigned)g->error.col);
     strbuf_puts(diag, pos);
     report_game_number(diag, g->number);
     strbuf_puts(diag, ": ");
-    strbuf_puts(diag, g->error.message);
+    strbuf_put_text(diag, g->error.message, strlen(g->error.message));
     strbuf_puts(diag, "\n");
 }
 
@@ -133,7 +133,7 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
             /* Said even without --check: the user asked for a change that was not made. */
             char pos[100];
             strbuf_puts(diag, "pgn-arbiter: ");
-            strbuf_puts(diag, name);
+            strbuf_put_text(diag, name, strlen(name));
             const arb_span *at = g->marker_in_word && changed == -1 ? &g->marker_span : &g->where;
             snprintf(pos, sizeof pos, ":%llu:%u: warning: game ", (unsigned long long)at->line, (unsigned)at->col);
             strbuf_puts(diag, pos);

@@ -68,19 +68,11 @@ static void bprintf(strbuf_t *b, const char *fmt, ...)
     free(big);
 }
 
-/* Appends text from the input with control bytes shown as '?', so that a
- * tag value cannot move the terminal's cursor or break a line. */
+/* Appends text from the input as a terminal may show it, so that a tag
+ * value cannot move the cursor or break a line (strbuf_put_text()). */
 static void put_clean(strbuf_t *b, const char *s)
 {
-    for (const char *p = s; *p; p++) {
-        const char *run = p;
-        while (*p && (unsigned char)*p >= 0x20 && *p != 0x7f)
-            p++;
-        strbuf_append(b, run, (size_t)(p - run));
-        if (!*p)
-            break;
-        strbuf_append(b, "?", 1);
-    }
+    strbuf_put_text(b, s, strlen(s));
 }
 
 static const char *tag_of(const arb_game *g, const char *name)

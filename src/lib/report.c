@@ -60,6 +60,18 @@ void strbuf_puts(strbuf_t *b, const char *s)
     strbuf_append(b, s, strlen(s));
 }
 
+void strbuf_put_text(strbuf_t *b, const char *s, size_t n)
+{
+    if (n == 0 || !strbuf_reserve(b, n))
+        return;
+    char *o = b->data + b->len;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        o[i] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    b->len += n;
+}
+
 /* A string literal written at o, which has room for it; the end. */
 #define LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
@@ -552,18 +564,15 @@ const char *report_end_words(arb_fact f)
     return report_fact_words(f);
 }
 
-/* Text fields stay on one line and one column: tabs and line ends become spaces. */
+/* Text fields stay on one line and one column, and safe for a terminal
+ * (strbuf_put_text()). */
 static void text_field(strbuf_t *b, const char *s)
 {
     if (!s || !*s) {
         strbuf_append(b, "-", 1);
         return;
     }
-    size_t start = b->len;
-    strbuf_puts(b, s);
-    for (size_t i = start; i < b->len; i++)
-        if (b->data[i] == '\t' || b->data[i] == '\n' || b->data[i] == '\r')
-            b->data[i] = ' ';
+    strbuf_put_text(b, s, strlen(s));
 }
 
 static const char *tag_of(const arb_game *g, const char *name)
@@ -652,11 +661,9 @@ void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool co
             *o++ = '\t';
             memcpy(o, claim, nc);
             o = LIT(o + nc, " \"");
-            for (size_t i = 0; i < r->text_len; i++) {
-                char c = r->text[i];
-                *o++ = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
-            }
-            o = LIT(o, "\" ");
+            b->len = (size_t)(o - b->data);
+            strbuf_put_text(b, r->text, r->text_len);
+            o = LIT(b->data + b->len, "\" ");
             memcpy(o, check, nk);
             o[nk] = '\n';
             b->len = (size_t)(o + nk + 1 - b->data);

@@ -30,6 +30,13 @@ void strbuf_free(strbuf_t *b);
 void strbuf_append(strbuf_t *b, const char *s, size_t n);
 void strbuf_puts(strbuf_t *b, const char *s);
 
+/* Appends n bytes of text from the input (a tag, a reason, a file name)
+ * for a terminal to show: a tab or a line end becomes a space, any other C0
+ * control character or DEL becomes '?', so that no escape sequence gets
+ * through.  Every text output but JSON, SARIF and JUnit, which escape
+ * them, writes input text this way. */
+void strbuf_put_text(strbuf_t *b, const char *s, size_t n);
+
 /* Empties the buffer (keeping its memory). */
 void strbuf_clear(strbuf_t *b);
 
