@@ -33,6 +33,12 @@
 #   tmpfs        --in-place on a full filesystem (a 64 kB tmpfs, mounted when
 #                root may mount; skipped otherwise): error, exit 2, original
 #                untouched, no temporary file left
+#   replaced     --in-place on a file replaced (renamed over) or appended to
+#                while it is rewritten (paused at that moment by the test
+#                hook PGN_ARBITER_TEST_PAUSE, a FIFO): the changed file is
+#                kept, no temporary file left, exit 2
+#   longname     --in-place on a file whose name has 250 bytes: rewritten
+#                (the temporary name is cut to fit NAME_MAX), nothing left
 #   bigfix       --fix on one game of 96 MiB (a comment) whose result needs a
 #                change, under a 100 MB limit of address space (ulimit -v):
 #                the game is copied as it is with a warning, exit 0; holding
@@ -489,6 +495,61 @@ case_tmpfs() {
     mnt=
 }
 
+# replaced_during HOW: --in-place on a copy of the sample, paused before its
+# last check (PGN_ARBITER_TEST_PAUSE, a FIFO: the program waits at it until
+# a writer has opened and closed it) while the file is changed HOW: the
+# change is kept, the temporary file removed, exit 2.
+replaced_during() {
+    dir=$tmp/replaced-$1
+    mkdir -p "$dir"
+    cp "$sample" "$dir/games.pgn"
+    rm -f "$tmp/pause"
+    mkfifo "$tmp/pause" || { lacking "replaced: no mkfifo"; return 1; }
+    PGN_ARBITER_TEST_PAUSE=$tmp/pause "$PGN_ARBITER" --in-place "$dir/games.pgn" >/dev/null 2>"$tmp/err" &
+    pid=$!
+    # The open returns once the program waits at the FIFO, after its rewrite.
+    (exec 3>"$tmp/pause"
+     case $1 in
+     renamed) printf '[Event "new"]\n\n1. e4 *\n' >"$dir/new.pgn" && mv "$dir/new.pgn" "$dir/games.pgn" ;;
+     appended) printf '\n[Event "new"]\n\n1. e4 *\n' >>"$dir/games.pgn" ;;
+     esac
+     cp "$dir/games.pgn" "$tmp/now.pgn") &
+    writer=$!
+    wait "$pid"
+    status=$?
+    # A program that never reached the pause leaves the writer waiting.
+    kill "$writer" 2>/dev/null
+    wait "$writer" 2>/dev/null
+    [ "$status" = 2 ] || fail "exit status $status, expected 2"
+    cmp -s "$dir/games.pgn" "$tmp/now.pgn" || fail "the file as it was changed is not kept"
+    cmp -s "$dir/games.pgn" "$sample" && fail "the file was not changed: the test proves nothing"
+    grep -q 'not rewritten: the file was replaced or changed while it was read' "$tmp/err" ||
+        fail "no message that it changed"
+    extra=$(ls -A "$dir" | grep -v -x games.pgn)
+    [ -z "$extra" ] || fail "left $extra"
+    result "replaced: --in-place on a file $1 while it was rewritten"
+}
+
+case_replaced() {
+    replaced_during renamed && replaced_during appended
+}
+
+# A name of 250 bytes: .NAME.pgn-arbiter-XXXXXX would pass NAME_MAX (255).
+case_longname() {
+    dir=$tmp/longname
+    mkdir -p "$dir"
+    name=$(head -c 246 /dev/zero | tr '\0' a).pgn
+    cp "$sample" "$dir/$name" || { skip "longname: no 250-byte names here"; return; }
+    "$PGN_ARBITER" --fix "$sample" >"$tmp/fixed.pgn" 2>/dev/null
+    "$PGN_ARBITER" --in-place "$dir/$name" >/dev/null 2>"$tmp/err"
+    status=$?
+    [ "$status" = 0 ] || fail "exit status $status, expected 0"
+    cmp -s "$dir/$name" "$tmp/fixed.pgn" || fail "the file is not the --fix output"
+    extra=$(ls -A "$dir" | grep -v -x "$name")
+    [ -z "$extra" ] || fail "left $extra"
+    result "longname: --in-place on a file whose name has 250 bytes"
+}
+
 # ---- memory ----------------------------------------------------------------
 
 case_bigfix() {
@@ -508,7 +569,7 @@ case_bigfix() {
     result "bigfix: --fix on a 96 MiB game in 100 MB of address space"
 }
 
-all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs bigfix"
+all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs replaced longname bigfix"
 for c in ${*:-$all}; do
     case " $all " in
     *" $c "*)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,58 @@ static cli_t parse_options(int argc, char **argv)
     return cli;
 }
 
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+
+/* The temporary file of --in-place for the file path, whose directory part
+ * (with its '/') is dirlen bytes: .NAME.pgn-arbiter-XXXXXX, NAME cut (at a
+ * character's start) so that the whole fits in NAME_MAX bytes.  NULL if
+ * out of memory; the caller frees it. */
+static char *temp_name(const char *path, size_t dirlen)
+{
+    static const char suffix[] = ".pgn-arbiter-XXXXXX";
+    const char *base = path + dirlen;
+    size_t n = strlen(base), room = NAME_MAX - 1 - (sizeof suffix - 1);
+    if (n > room) {
+        n = room;
+        while (n > 0 && ((unsigned char)base[n] & 0xC0) == 0x80)
+            n--;
+    }
+    size_t need = dirlen + 1 + n + sizeof suffix;
+    char *tmp = malloc(need);
+    if (tmp)
+        snprintf(tmp, need, "%.*s.%.*s%s", (int)dirlen, path, (int)n, base, suffix);
+    return tmp;
+}
+
+/* Whether the file at path is still the one that sb described when it was
+ * read: the same file, size and time of change.  Else it was replaced or
+ * written to meanwhile, and renaming the rewrite over it would lose that. */
+static bool same_file(const char *path, const struct stat *sb)
+{
+    struct stat now;
+    return stat(path, &now) == 0 && now.st_dev == sb->st_dev && now.st_ino == sb->st_ino &&
+           now.st_size == sb->st_size && now.st_mtim.tv_sec == sb->st_mtim.tv_sec &&
+           now.st_mtim.tv_nsec == sb->st_mtim.tv_nsec;
+}
+
+/* For the test suite only (tests/faults.sh, case replaced): if the
+ * environment variable PGN_ARBITER_TEST_PAUSE names a FIFO, --in-place waits
+ * before its last check until a writer has opened and closed it, so that a
+ * test can change the file at that moment without depending on speed. */
+static void test_pause(void)
+{
+    const char *fifo = getenv("PGN_ARBITER_TEST_PAUSE");
+    int fd = fifo && *fifo ? open(fifo, O_RDONLY) : -1;
+    if (fd < 0)
+        return;
+    char c;
+    while (read(fd, &c, 1) > 0)
+        ;
+    close(fd);
+}
+
 /* --in-place: the new file is written beside the old one under a hidden
  * temporary name, synced, and renamed over it, so that a crash leaves
  * either the complete original or the complete new file. */
@@ -350,14 +403,12 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
         path = real;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t need = strlen(path) + 32;
-    char *tmp = malloc(need);
+    char *tmp = temp_name(path, dirlen);
     if (!tmp) {
         fprintf(stderr, "pgn-arbiter: %s: error: out of memory\n", path);
         free(real);
         return false;
     }
-    snprintf(tmp, need, "%.*s.%s.pgn-arbiter-XXXXXX", (int)dirlen, path, path + dirlen);
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
@@ -386,6 +437,12 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
         saved = saved ? saved : errno;
         ok = false;
     }
+    bool replaced = false;
+    if (ok && st->rewritten > before) {
+        test_pause();
+        replaced = !same_file(path, &sb);
+        ok = !replaced;
+    }
     if (ok && st->rewritten > before) {
         if (rename(tmp, path) != 0) {
             saved = errno;
@@ -408,7 +465,10 @@ static bool process_in_place(const char *path, const cli_t *cli, stats_t *st)
         unlink(tmp);
     if (!ok)
         st->rewritten = before; /* nothing was rewritten after all */
-    if (!ok)
+    if (replaced)
+        fprintf(stderr, "pgn-arbiter: %s: error: not rewritten: the file was replaced or changed while it was "
+                        "read; it is left as it is now\n", name);
+    else if (!ok)
         fprintf(stderr, "pgn-arbiter: %s: error: not rewritten, the original is unchanged%s%s\n", name,
                 saved ? ": " : "", saved ? strerror(saved) : "");
     free(tmp);
