@@ -101,8 +101,11 @@ static void expect_same_at(const char *file, int line, const char *what, const c
     size_t i = 0;
     while (i < wlen && i < got->len && want[i] == got->data[i])
         i++;
-    ck_abort_msg("%s:%d: %s: first difference at byte %zu\n  want: %s\n  got:  %s", file, line, what, i,
-                 tu_vis(want, wlen), tu_vis(got->data, got->len));
+    /* Around the difference: a long input would not fit in a message. */
+    size_t from = i > 200 ? i - 200 : 0;
+    size_t wn = wlen - from < 400 ? wlen - from : 400, gn = got->len - from < 400 ? got->len - from : 400;
+    ck_abort_msg("%s:%d: %s: first difference at byte %zu\n  want: %s%s\n  got:  %s%s", file, line, what, i,
+                 from ? "..." : "", tu_vis(want + from, wn), from ? "..." : "", tu_vis(got->data + from, gn));
 }
 
 /* Rewrites in (len bytes) whole, byte by byte and in random chunks, checks
@@ -639,6 +642,27 @@ START_TEST(long_game_copied)
 }
 END_TEST
 
+START_TEST(result_tag_past_the_kept_tags)
+{
+    /* More than the 4096 tags the reader keeps, then the Seven Tag Roster's
+     * Result: it is still the game's, corrected in place, and the output
+     * needs no change (before, a second Result tag was added each time). */
+    strbuf_t in = { 0 }, want = { 0 };
+    char line[64];
+    for (int i = 0; i < 4100; i++) {
+        snprintf(line, sizeof line, "[Tag%04d \"%d\"]\n", i, i);
+        strbuf_puts(&in, line);
+        strbuf_puts(&want, line);
+    }
+    strbuf_puts(&in, "[White \"A\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n");
+    strbuf_puts(&want, "[White \"A\"]\n[Result \"0-1\"]\n[Adjudication \"checkmate at 2...Qh4#; recorded 1-0\"]\n\n"
+                       "1. f3 e5 2. g4 Qh4# 0-1\n");
+    fix_at(TU_WHERE, in.data, in.len, &ANNOTATE, want.data, want.len, 1);
+    strbuf_free(&in);
+    strbuf_free(&want);
+}
+END_TEST
+
 START_TEST(game_by_game_output)
 {
     /* rewrite_game writes up to the end of its game and no further; the
@@ -696,6 +720,7 @@ int main(void)
     TU_CASE(s, origin_mid_stream, 120);
     TU_CASE(s, idempotent_odd_layouts, 120);
     TU_CASE(s, long_game_copied, 120);
+    TU_CASE(s, result_tag_past_the_kept_tags, 120);
     TU_CASE(s, game_by_game_output, 120);
     return tu_run(s);
 }

@@ -186,12 +186,17 @@ static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i
  * in_chunk: t is a plain tag whose name and value lie in one buffer. */
 static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 {
-    int kept = tagtab_add(&r->tt, t, in_chunk);
+    int kept = tagtab_add(&r->tt, t, in_chunk, false);
+    enum known k = tag_kind(t->text, t->len);
+    /* The tags the reader itself reads count wherever they stand: the first
+     * of each name is kept past the limits (a dozen at most), so that a
+     * Result tag after 4096 others is still the game's, and --fix finds it. */
+    if (kept == 0 && k != K_OTHER && tagtab_find(&r->tt, t->text, t->len) == SIZE_MAX)
+        kept = tagtab_add(&r->tt, t, in_chunk, true);
     if (kept <= 0) {
         r->oom = r->oom || kept < 0;
         return;
     }
-    enum known k = tag_kind(t->text, t->len);
     if (k != K_OTHER && r->known[k] == NO_TAG)
         r->known[k] = r->tt.n - 1;
     r->rec.tags_end = (arb_span){ t->offset, t->end, t->line, t->col };

@@ -97,13 +97,13 @@ static bool room(tagtab_t *tt, size_t need, size_t n)
     return true;
 }
 
-int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk)
+int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk, bool force)
 {
     /* Name "value": the value a few bytes on, copied with the name. */
     size_t gap = in_chunk ? (size_t)(t->value - (t->text + t->len)) : 1;
     if (gap > 8)
         gap = 1;
-    if (tt->n >= TAGTAB_MAX_TAGS || tt->count + t->len + t->value_len + 2 > TAGTAB_MAX_TEXT)
+    if (!force && (tt->n >= TAGTAB_MAX_TAGS || tt->count + t->len + t->value_len + 2 > TAGTAB_MAX_TEXT))
         return 0;
     size_t an = t->len, bn = t->value_len, need = an + gap + bn + 1;
     if (!room(tt, need, 1))

@@ -40,10 +40,10 @@ static inline void tagtab_clear(tagtab_t *tt)
     tt->n = tt->len = tt->count = 0;
 }
 
-/* Keeps tag t, unless a limit drops it; in_chunk: t is a plain tag whose
- * name and value lie in one buffer.  Returns 1 if kept, 0 if dropped, -1
- * out of memory. */
-int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk);
+/* Keeps tag t, unless a limit drops it (and force is false: force keeps
+ * it past the limits); in_chunk: t is a plain tag whose name and value lie
+ * in one buffer.  Returns 1 if kept, 0 if dropped, -1 out of memory. */
+int tagtab_add(tagtab_t *tt, const lex_token_t *t, bool in_chunk, bool force);
 
 /* Keeps the n tags of a run as tagtab_add() would keep each, with one copy
  * of the run's bytes.  Returns 1 if all were kept, 0 if one would be dropped
