@@ -11,6 +11,10 @@
 #    driver's rules), level, message.text and a physical location with
 #    artifactLocation.uri and region.startLine/startColumn; standard output
 #    is that one JSON document and nothing else.
+#    A relative file name with ':' in its first segment (c:x.pgn) gives a
+#    uri that reads as a relative path, not a scheme (RFC 3986, 4.2).
+#  - Control characters of tags, reasons and file names are '?' in the
+#    text report and the gnu and github lines, and on standard error.
 #  - The JUnit report is well-formed (xmllint --noout) and its failures
 #    are the errors of the count line; each testsuite's counts are its own.
 #  - The same with -j2 over many files and over one large file cut into
@@ -264,6 +268,30 @@ if [ "$(grep -c '<error message=' "$tmp/unreadable.junit")" = 2 ]; then
     pass "unreadable: two JUnit errors"
 else
     fail "unreadable: not two JUnit errors"
+fi
+
+# A relative name with ':' in its first segment is no URI scheme (RFC 3986,
+# 4.2): the SARIF uri of c:x.pgn and col::on.pgn reads as a relative path.
+mkdir "$tmp/colon" "$tmp/colon/d:1" || exit 99
+for f in c:x.pgn col::on.pgn d:1/k.pgn; do
+    cp "$data/kinds.pgn" "$tmp/colon/$f" || exit 99
+done
+(cd "$tmp/colon" && "$prog" --check --format=sarif c:x.pgn col::on.pgn d:1/k.pgn "$tmp/colon/c:x.pgn" \
+    >"$tmp/colon.sarif" 2>/dev/null)
+if out=$(cd "$tmp/colon" && python3 -c '
+import json, os, sys
+from urllib.parse import unquote, urlsplit
+log = json.load(open(sys.argv[1]))
+uris = set(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"])
+for u in sorted(uris):
+    if urlsplit(u).scheme or not os.path.isfile(unquote(u)):
+        sys.exit("uri %r reads as a scheme or names no file here" % u)
+if len(uris) != 3:
+    sys.exit("uris %r, expected three files" % sorted(uris))
+' "$tmp/colon.sarif" 2>&1); then
+    pass "sarif: names with ':' in their first segment are relative URIs"
+else
+    fail "sarif: $out"
 fi
 
 # Control characters from the input (tags, a reason, the file name) reach

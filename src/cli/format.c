@@ -147,6 +147,16 @@ static void path_part(strbuf_t *b, const char *s, bool uri)
     }
 }
 
+/* A relative path as a URI reference: one whose first segment holds a
+ * ':' ("c:x.pgn") would read as a scheme (RFC 3986, 4.2), so it goes
+ * after "./". */
+static void relative_part(strbuf_t *b, const char *s, bool uri)
+{
+    if (uri && strcspn(s, "/") > strcspn(s, ":"))
+        strbuf_puts(b, "./");
+    path_part(b, s, uri);
+}
+
 void format_path(strbuf_t *b, const char *path, bool uri)
 {
     while (path[0] == '.' && path[1] == '/') {
@@ -158,15 +168,17 @@ void format_path(strbuf_t *b, const char *path, bool uri)
         char *cwd = getcwd(NULL, 0);
         size_t n = cwd ? strlen(cwd) : 0;
         if (cwd && n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1]) {
-            path_part(b, path + n + 1, uri);
+            relative_part(b, path + n + 1, uri);
             free(cwd);
             return;
         }
         free(cwd);
         if (uri)
             strbuf_puts(b, "file://");
+        path_part(b, path, uri);
+        return;
     }
-    path_part(b, path, uri);
+    relative_part(b, path, uri);
 }
 
 /* ---- one game ---- */
