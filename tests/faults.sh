@@ -43,7 +43,8 @@
 #                change, under a 100 MB limit of address space (ulimit -v):
 #                the game is copied as it is with a warning, exit 0; holding
 #                the game whole, as before, runs out of memory (skipped under
-#                AddressSanitizer, which reserves far more address space)
+#                AddressSanitizer and ThreadSanitizer, which reserve far more
+#                address space, and under valgrind)
 #
 # Environment: PGN_ARBITER (default src/pgn-arbiter), HOSTILE_GEN (default
 # tests/hostile-gen: it makes the big input and times the kills), and
@@ -553,8 +554,10 @@ case_longname() {
 # ---- memory ----------------------------------------------------------------
 
 case_bigfix() {
-    if [ "$pipe_secs" != 10 ]; then
-        skip "bigfix: address space limits under AddressSanitizer"
+    # The sanitizers with shadow memory reserve terabytes of address space.
+    if ASAN_OPTIONS=help=1 TSAN_OPTIONS=help=1 "$PGN_ARBITER" --version 2>&1 |
+        grep -q -e AddressSanitizer -e ThreadSanitizer; then
+        skip "bigfix: address space limits under AddressSanitizer or ThreadSanitizer"
         return
     fi
     { printf '[Event "big"]\n[Result "1-0"]\n\n1. e4 {'
