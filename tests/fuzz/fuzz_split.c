@@ -5,10 +5,9 @@
  * stream is cut where parallel.c may cut, before a line that is one plain
  * tag pair, and the reader says it is between games there (the reader of
  * the whole stream, fed in chunks that end at the cuts, and that of the
- * first piece),
- * the two pieces (the second read with its origin set) give the same
- * games, field by field (game numbers shifted), and the same --fix output
- * as the whole stream read at once.  (Cutting before any '[' line broke
+ * first piece), the two pieces (the second read with its origin set) give
+ * the same games, field by field (game numbers shifted), and the same
+ * --fix output as the whole stream read at once.  (Cutting before any '[' line broke
  * this: a malformed tag line stays in the game under way.) */
 #include "fuzz.h"
 #include "lex.h"
