@@ -37,8 +37,6 @@
 #                while it is rewritten (paused at that moment by the test
 #                hook PGN_ARBITER_TEST_PAUSE, a FIFO): the changed file is
 #                kept, no temporary file left, exit 2
-#   longname     --in-place on a file whose name has 250 bytes: rewritten
-#                (the temporary name is cut to fit NAME_MAX), nothing left
 #   bigfix       --fix on one game of 96 MiB (a comment) whose result needs a
 #                change, under a 100 MB limit of address space (ulimit -v):
 #                the game is copied as it is with a warning, exit 0; holding
@@ -535,22 +533,6 @@ case_replaced() {
     replaced_during renamed && replaced_during appended
 }
 
-# A name of 250 bytes: .NAME.pgn-arbiter-XXXXXX would pass NAME_MAX (255).
-case_longname() {
-    dir=$tmp/longname
-    mkdir -p "$dir"
-    name=$(head -c 246 /dev/zero | tr '\0' a).pgn
-    cp "$sample" "$dir/$name" || { skip "longname: no 250-byte names here"; return; }
-    "$PGN_ARBITER" --fix "$sample" >"$tmp/fixed.pgn" 2>/dev/null
-    "$PGN_ARBITER" --in-place "$dir/$name" >/dev/null 2>"$tmp/err"
-    status=$?
-    [ "$status" = 0 ] || fail "exit status $status, expected 0"
-    cmp -s "$dir/$name" "$tmp/fixed.pgn" || fail "the file is not the --fix output"
-    extra=$(ls -A "$dir" | grep -v -x "$name")
-    [ -z "$extra" ] || fail "left $extra"
-    result "longname: --in-place on a file whose name has 250 bytes"
-}
-
 # ---- memory ----------------------------------------------------------------
 
 case_bigfix() {
@@ -572,7 +554,7 @@ case_bigfix() {
     result "bigfix: --fix on a 96 MiB game in 100 MB of address space"
 }
 
-all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs replaced longname bigfix"
+all="pipe full closed missing directory unreadable gzip zstd shrink kill fsize tmpfs replaced bigfix"
 for c in ${*:-$all}; do
     case " $all " in
     *" $c "*)
