@@ -374,7 +374,8 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
         NAMED(",\"claim\":\"agreement\""), NAMED(",\"claim\":\"adjudication\""),
         NAMED(",\"claim\":\"abandoned\""), NAMED(",\"claim\":\"illegal-move\""),
         NAMED(",\"claim\":\"normal\""), NAMED(",\"claim\":\"unterminated\""),
-        NAMED(",\"claim\":\"other\""),
+        NAMED(",\"claim\":\"other\""), NAMED(",\"claim\":\"fivefold\""),
+        NAMED(",\"claim\":\"seventyfive\""),
     }, winner[3] = {
         NAMED(",\"winner\":null"), NAMED(",\"winner\":\"white\""), NAMED(",\"winner\":\"black\""),
     }, check[ARB_CHECK_COUNT] = {
@@ -395,6 +396,8 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
         o = write_u64(o, r->col);
     memcpy(o, claim[r->claim].s, 32);
     o += claim[r->claim].n;
+    /* How the claim was read: matched as a known source wrote it, or by its words. */
+    o = r->reading == ARB_READ_WORDS ? LIT(o, ",\"read\":\"words\"") : LIT(o, ",\"read\":\"exact\"");
     int w = r->winner == 0 ? 1 : r->winner == 1 ? 2 : 0;
     memcpy(o, winner[w].s, 32);
     o += winner[w].n;
