@@ -245,6 +245,15 @@ static bool match(const entry_t *e, const char *s, size_t n, int *side, size_t *
     }
 }
 
+/* cutechess writes "time forfeit" for "Draw by timeout" too; lichess its
+ * "Time forfeit" for a flag against a side that cannot be mated: a loss on
+ * time naming no winner, drawn, is a timeout draw. */
+static void time_drawn(reason_parsed_t *p, const char *recorded)
+{
+    if (p->claim == ARB_CLAIM_TIME && p->winner < 0 && reason_recorded_draw(recorded))
+        p->claim = ARB_CLAIM_TIME_INSUFFICIENT;
+}
+
 /* Is s[0..n) one of the table's whole sentences (not a tag word, not a
  * name's), in any place? */
 static bool elsewhere(const char *s, size_t n)
@@ -316,6 +325,7 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
             return false;
         if (out->user_len)
             out->user_start += a;
+        time_drawn(out, recorded);
         return true;
     }
     unsigned flags = hit->flags;
@@ -344,10 +354,7 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
         out->implies = IMPLIES_DRAW;
     else if (flags & R_DECISIVE)
         out->implies = IMPLIES_DECISIVE;
-    /* cutechess writes "time forfeit" for "Draw by timeout" too; lichess
-     * its "Time forfeit" for a flag against a side that cannot be mated. */
-    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && reason_recorded_draw(recorded))
-        out->claim = ARB_CLAIM_TIME_INSUFFICIENT;
+    time_drawn(out, recorded);
     return true;
 }
 

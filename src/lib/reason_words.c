@@ -38,7 +38,7 @@ enum sense {
     S_PASSIVE,   /* is, was, got: "White was mated" */
     S_NOT,       /* a denial: no, not, neither */
     S_VARIANT,   /* a variant's end: check (3-check), hill, explosion */
-    S_NUMBER,    /* 3, 5, 50, 75, three, five, seventy: joined with the next word */
+    S_NUMBER,    /* 3, 5, 50, 75, three, five, seventy, dead: joined with the next word */
     S_FOLD,      /* "fold" of 3-fold */
     S_MOVES      /* move, moves, rule: after 50 or 75 */
 };
@@ -112,7 +112,7 @@ static const word_t vocabulary[] = {
     { "antichess", S_VARIANT, R_NONE }, { "variant", S_VARIANT, R_NONE }, { "racing", S_VARIANT, R_NONE },
     { "3", S_NUMBER, R_NONE }, { "three", S_NUMBER, R_NONE }, { "5", S_NUMBER, R_NONE },
     { "five", S_NUMBER, R_NONE }, { "50", S_NUMBER, R_NONE }, { "75", S_NUMBER, R_NONE },
-    { "seventy", S_NUMBER, R_NONE }, { "fold", S_FOLD, R_NONE },
+    { "seventy", S_NUMBER, R_NONE }, { "fold", S_FOLD, R_NONE }, { "dead", S_NUMBER, R_NONE },
     { "move", S_MOVES, R_NONE }, { "moves", S_MOVES, R_NONE }, { "rule", S_MOVES, R_NONE },
     /* words of no weight: they end a player's name at the start */
     { "game", S_NONE, R_NONE }, { "by", S_NONE, R_NONE }, { "the", S_NONE, R_NONE }, { "a", S_NONE, R_NONE },
@@ -227,7 +227,8 @@ static bool is_word(const char *s, const tok_t *t, const char *lit)
 
 /* Joins the numbers with the word after them: 3-fold and three-fold are
  * a repetition, 5-fold fivefold, 50 moves fifty, 75 moves and seventy-five
- * seventy-five.  A number left alone (a move count, a date) is unknown. */
+ * seventy-five; and "dead position".  A number left alone (a move count, a
+ * date) is unknown, and so is "dead" alone. */
 static void join_numbers(const char *s, tok_t *t, size_t k)
 {
     for (size_t i = 0; i < k; i++) {
@@ -245,6 +246,8 @@ static void join_numbers(const char *s, tok_t *t, size_t k)
             sense = S_SEVENTY5;
         else if (next && is_word(s, &t[i], "seventy") && is_word(s, next, "five"))
             sense = S_SEVENTY5;
+        else if (next && is_word(s, &t[i], "dead") && is_word(s, next, "position"))
+            sense = S_INSUFF; /* a dead position (5.2.2): what the insufficient claim is checked for */
         if (sense != S_NONE) {
             t[i].sense = (unsigned char)sense;
             t[i + 1].sense = S_NONE; /* "fold", "five": said with the number */
