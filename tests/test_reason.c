@@ -549,35 +549,93 @@ START_TEST(words)
 }
 END_TEST
 
-/* Through the reader: the readings' checks, and the names of the players. */
+/* Through the reader: the readings' checks and the names of the players,
+ * fivefold repetition and the seventy-five-move rule (9.6) weighed as the
+ * replay's facts are, chess.com by era, and a timeout draw against a queen. */
+typedef struct {
+    const char *pgn;
+    arb_claim claim;
+    arb_check check;
+    int verdict;
+    const char *msg;
+} case_t;
+
+static const case_t cases[] = {
+    /* A player's name read by the words, whatever its case; the loser named. */
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"Bob wins by checkmate\"]\n" FOOLS " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black" },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"ann resigned\"]\n1. e4 e5 0-1\n",
+      ARB_CLAIM_RESIGNATION, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, NULL },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n[Termination \"ann resigned\"]\n1. e4 e5 1-0\n",
+      ARB_CLAIM_RESIGNATION, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1-0" },
+    /* A name that is no player's is no contradiction when read by the words. */
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl won by checkmate\"]\n" FOOLS
+      " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "neither" },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl wins by checkmate\"]\n" FOOLS
+      " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, NULL },
+    /* "loss" names no side: the recorded result decides who mated. */
+    { "[Result \"0-1\"]\n[Termination \"loss by checkmate\"]\n" FOOLS " 0-1\n", ARB_CLAIM_CHECKMATE,
+      ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black" },
+    { "[Result \"1/2-1/2\"]\n[Termination \"win by checkmate\"]\n1. e4 e5 1/2-1/2\n", ARB_CLAIM_CHECKMATE,
+      ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1/2-1/2" },
+    { "[Result \"1/2-1/2\"]\n[Termination \"THREEFOLD_REPETITION\"]\n"
+      "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n",
+      ARB_CLAIM_THREEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "occurred 3 times" },
+    /* The words that are not sure make no claim, and no contradiction. */
+    { "[Result \"1-0\"]\n[Variant \"Three-check\"]\n[Termination \"checking the opponent king for the 3rd time\"]\n"
+      "1. e4 e5 1-0\n",
+      ARB_CLAIM_OTHER, ARB_CHECK_UNVERIFIABLE, -1, NULL },
+    /* Fivefold repetition (9.6.1): the start position a fifth time after 8...Ng8. */
+    { "[Result \"1/2-1/2\"]\n[Termination \"FIVEFOLD_REPETITION\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
+      "Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 1/2-1/2\n",
+      ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "fivefold repetition at 8...Ng8" },
+    /* Three times only. */
+    { "[Result \"1/2-1/2\"]\n[Termination \"fivefold repetition\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
+      "Ng8 1/2-1/2\n",
+      ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "occurred 3 times" },
+    /* The clock from 149 to 150 with a quiet move that does not mate (9.6.2). */
+    { "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 149 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"SEVENTYFIVE_MOVES\"]\n"
+      "80. Ra2 1/2-1/2\n",
+      ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "seventy-five-move rule at 80.Ra2" },
+    { "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 120 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"75-move rule\"]\n"
+      "80. Ra2 1/2-1/2\n",
+      ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "it is 121" },
+    /* A draw's claim against the win recorded. */
+    { "[Result \"0-1\"]\n[Termination \"fivefold repetition\"]\n" FOOLS " 0-1\n", ARB_CLAIM_FIVEFOLD,
+      ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 0-1" },
+    /* chess.com by era.  2015 and before, a flag fall: Black (to move) flagged with a queen
+     * against a bare king, which cannot mate (Article 6.9). */
+    { "[FEN \"4k3/8/8/8/8/8/q7/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "a flag fall by Black" },
+    /* A rook and a pawn against a king and a knight, which can mate with
+     * their help: chess.com's own-material rule only. */
+    { "[FEN \"4k3/8/8/8/8/3p4/r7/3NK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn by insufficient material\"]\n1. Nc3 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, "chess.com scores as a draw" },
+    /* A rook against a queen: neither reading holds. */
+    { "[FEN \"4k3/8/8/8/8/8/q7/4K2R w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "can checkmate" },
+    /* The dash forms read as the sentences with "by". */
+    { "[FEN \"8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, NULL },
+    /* The side with time left has a queen: a helpmate, whatever the site. */
+    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn by timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Game drawn - timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+};
+
 START_TEST(words_checked)
 {
-    /* A player's name read by the words, whatever its case; the loser named. */
-    EXPECT("[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"Bob wins by checkmate\"]\n" FOOLS " 0-1\n",
-           ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black");
-    EXPECT("[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"ann resigned\"]\n1. e4 e5 0-1\n",
-           ARB_CLAIM_RESIGNATION, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, NULL);
-    EXPECT("[White \"ann\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n[Termination \"ann resigned\"]\n1. e4 e5 1-0\n",
-           ARB_CLAIM_RESIGNATION, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1-0");
-    /* A name that is no player's is no contradiction when read by the words. */
-    EXPECT("[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl won by checkmate\"]\n" FOOLS
-           " 0-1\n",
-           ARB_CLAIM_CHECKMATE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "neither");
-    EXPECT("[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl wins by checkmate\"]\n" FOOLS
-           " 0-1\n",
-           ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, NULL);
-    /* "loss" names no side: the recorded result decides who mated. */
-    EXPECT("[Result \"0-1\"]\n[Termination \"loss by checkmate\"]\n" FOOLS " 0-1\n", ARB_CLAIM_CHECKMATE,
-           ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black");
-    EXPECT("[Result \"1/2-1/2\"]\n[Termination \"win by checkmate\"]\n1. e4 e5 1/2-1/2\n", ARB_CLAIM_CHECKMATE,
-           ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1/2-1/2");
-    EXPECT("[Result \"1/2-1/2\"]\n[Termination \"THREEFOLD_REPETITION\"]\n"
-           "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n",
-           ARB_CLAIM_THREEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "occurred 3 times");
-    /* The words that are not sure make no claim, and no contradiction. */
-    EXPECT("[Result \"1-0\"]\n[Variant \"Three-check\"]\n[Termination \"checking the opponent king for the 3rd time\"]\n"
-           "1. e4 e5 1-0\n",
-           ARB_CLAIM_OTHER, ARB_CHECK_UNVERIFIABLE, -1, NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_at("cases[]", (int)i, cases[i].pgn, cases[i].claim, cases[i].check, cases[i].verdict, cases[i].msg);
     /* The reading is in the record. */
     one_t o;
     const arb_game *g = read_one(&o, "[Result \"1/2-1/2\"]\n[Termination \"draw by repetition\"]\n1. e4 "
@@ -585,62 +643,6 @@ START_TEST(words_checked)
     CHECK(g->nreasons == 2 && g->reasons[0].reading == ARB_READ_WORDS && g->reasons[1].reading == ARB_READ_EXACT,
           "readings %d %d", (int)g->reasons[0].reading, (int)g->reasons[1].reading);
     arb_reader_free(o.r);
-}
-END_TEST
-
-/* Fivefold repetition and the seventy-five-move rule (9.6), weighed as the
- * facts of the replay are. */
-START_TEST(automatic_draws)
-{
-    /* The start position a fifth time after 8...Ng8. */
-    EXPECT("[Result \"1/2-1/2\"]\n[Termination \"FIVEFOLD_REPETITION\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
-           "Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 1/2-1/2\n",
-           ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "fivefold repetition at 8...Ng8");
-    /* Three times only. */
-    EXPECT("[Result \"1/2-1/2\"]\n[Termination \"fivefold repetition\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
-           "Ng8 1/2-1/2\n",
-           ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "occurred 3 times");
-    /* The clock from 149 to 150 with a quiet move that does not mate (9.6.2). */
-    EXPECT("[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 149 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"SEVENTYFIVE_MOVES\"]\n"
-           "80. Ra2 1/2-1/2\n",
-           ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "seventy-five-move rule at 80.Ra2");
-    EXPECT("[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 120 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"75-move rule\"]\n"
-           "80. Ra2 1/2-1/2\n",
-           ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "it is 121");
-    /* A checkmate first: the claim came after the end. */
-    EXPECT("[Result \"0-1\"]\n[Termination \"fivefold repetition\"]\n" FOOLS " 0-1\n", ARB_CLAIM_FIVEFOLD,
-           ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 0-1");
-}
-END_TEST
-
-/* chess.com by era, and a timeout draw against a queen. */
-START_TEST(chesscom_eras)
-{
-    /* 2015 and before, a flag fall: Black (to move) flagged with a queen
-     * against a bare king, which cannot mate (Article 6.9). */
-    EXPECT("[FEN \"4k3/8/8/8/8/8/q7/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
-           ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "a flag fall by Black");
-    /* A rook and a pawn against a king and a knight, which can mate with
-     * their help: chess.com's own-material rule only. */
-    EXPECT("[FEN \"4k3/8/8/8/8/3p4/r7/3NK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn by insufficient material\"]\n1. Nc3 1/2-1/2\n",
-           ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, "chess.com scores as a draw");
-    /* A rook against a queen: neither reading holds. */
-    EXPECT("[FEN \"4k3/8/8/8/8/8/q7/4K2R w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
-           ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "can checkmate");
-    /* The dash forms read as the sentences with "by". */
-    EXPECT("[FEN \"8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn - insufficient material\"]\n1. Kd2 1/2-1/2\n",
-           ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, NULL);
-    /* The side with time left has a queen: a helpmate, whatever the site. */
-    EXPECT("[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn by timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
-           ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate");
-    EXPECT("[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-           "[Termination \"Game drawn - timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
-           ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate");
 }
 END_TEST
 
@@ -836,8 +838,6 @@ int main(void)
     tcase_add_test(tc, recurring_values);
     tcase_add_test(tc, words);
     tcase_add_test(tc, words_checked);
-    tcase_add_test(tc, automatic_draws);
-    tcase_add_test(tc, chesscom_eras);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
