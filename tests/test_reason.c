@@ -630,6 +630,14 @@ static const case_t cases[] = {
     { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
       "[Termination \"Game drawn - timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
       ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    /* Read by its words (a site's own sentence, the site unknown): a queen
+     * is false by every rule, a knight against pawns only by FIDE's. */
+    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. Ke2 {Draw by time and insufficient material.} "
+      "1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    { "[FEN \"8/8/4k3/8/8/3p4/8/3NK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. Nc3 {Draw by time and insufficient "
+      "material.} 1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, "not shown unable" },
 };
 
 START_TEST(words_checked)

@@ -53,6 +53,14 @@ static bool chesscom_lone_minor(const board_t *b, int c)
            k[PIECE(c, KNIGHT)] + k[PIECE(c, BISHOP)] <= 1;
 }
 
+/* Has colour c a queen, a rook or a pawn: what every site counts as
+ * mating material for a flag fall? */
+static bool heavy_material(const board_t *b, int c)
+{
+    const uint8_t *k = b->count;
+    return k[PIECE(c, PAWN)] || k[PIECE(c, ROOK)] || k[PIECE(c, QUEEN)];
+}
+
 /* chess.com's automatic insufficient-material draw (support.chess.com
  * 8705277): no pawns, each side K, K+B or K+N; or K+N+N against a bare king. */
 static bool chesscom_insufficient(const board_t *b)
@@ -342,7 +350,10 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
             out->check = ARB_CHECK_SITE_RULE;
             snprintf(msg, cap, "%s %s checkmate; Article 6.9 would give %s", side_name[other],
                      a == DEAD_WINNABLE ? "can" : "is not shown unable to", other == WHITE ? "1-0" : "0-1");
-        } else if (a == DEAD_WINNABLE && p->site != SITE_LICHESS) {
+        } else if (a == DEAD_WINNABLE && p->site != SITE_LICHESS && (!p->words || heavy_material(pos, other))) {
+            /* A text read by its words comes from a site whose own rule may
+             * draw against a minor piece: false by every rule only where the
+             * side with time has a queen, a rook or a pawn. */
             out->check = ARB_CHECK_CONTRADICTED;
             snprintf(msg, cap, "%s can checkmate; Article 6.9 gives %s", side_name[other],
                      other == WHITE ? "1-0" : "0-1");
