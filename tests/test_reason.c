@@ -630,6 +630,14 @@ static const case_t cases[] = {
     { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
       "[Termination \"Game drawn - timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
       ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    /* Insufficient material read by its words: K+N v K+N is not dead, but
+     * some sites' rules draw it; a rook against a knight is never drawn so. */
+    { "[FEN \"8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Draw - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, "minor pieces only" },
+    { "[FEN \"8/8/3nk3/8/8/3R4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"Draw - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
     /* Read by its words (a site's own sentence, the site unknown): a queen
      * is false by every rule, a knight against pawns only by FIDE's. */
     { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. Ke2 {Draw by time and insufficient material.} "

@@ -302,6 +302,10 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
                 snprintf(msg, cap, "the final position is not shown dead");
         } else if (p->site == SITE_CHESSCOM && chesscom_flag_fall(b, (stm == WHITE ? k : w), out, msg, cap)) {
             /* done: chess.com's wording of 2015 and before for a flag fall */
+        } else if (can >= 0 && p->words && !heavy_material(pos, WHITE) && !heavy_material(pos, BLACK)) {
+            /* Read by its words, from a site unknown: minor pieces alone are
+             * insufficient by some sites' rules, though not dead. */
+            snprintf(msg, cap, "%s can checkmate, so the position is not dead (minor pieces only)", side_name[can]);
         } else if (can >= 0) {
             out->check = ARB_CHECK_CONTRADICTED;
             snprintf(msg, cap, "%s can checkmate, so the position is not dead", side_name[can]);
