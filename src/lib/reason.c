@@ -315,13 +315,10 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
             out->rank = 1;
             return true;
         }
-        /* A sentence the table keeps for another place (chess.com's, in a
-         * comment) is no reason there, by its words either. */
-        if (from == ARB_FROM_COMMENT && elsewhere(s, n))
-            return false;
-        /* Behind the table, the words; in a comment only a claim counts. */
+        /* Behind the table, the words; in a comment only a claim counts, and
+         * not a sentence the table keeps for another place (chess.com's). */
         bool claimed = reason_words(s, n, from == ARB_FROM_COMMENT, out);
-        if (!claimed && from == ARB_FROM_COMMENT)
+        if (from == ARB_FROM_COMMENT && (!claimed || elsewhere(s, n)))
             return false;
         if (out->user_len)
             out->user_start += a;

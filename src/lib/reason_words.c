@@ -58,8 +58,8 @@ typedef struct word {
     unsigned char sense, role;
 } word_t;
 
-/* Every word with a meaning; the rest are unknown.  Sorted by nothing:
- * looked up only for texts that no sentence of the table matched. */
+/* Every word with a meaning; the rest are unknown.  In no order: scanned
+ * only for texts that no sentence of the table matched. */
 static const word_t vocabulary[] = {
     { "checkmate", S_MATE, R_NONE }, { "checkmates", S_MATE, R_ACTS_WINS }, { "checkmated", S_MATE, R_MATED },
     { "mate", S_MATE, R_NONE }, { "mates", S_MATE, R_ACTS_WINS }, { "mated", S_MATE, R_MATED },
@@ -353,11 +353,11 @@ bool reason_words(const char *s, size_t n, bool strict, reason_parsed_t *out)
     out->user_start = out->user_len = 0;
     out->user_loses = false;
     out->words = true;
+    if (strict && !(n > 0 && ((s[0] >= 'A' && s[0] <= 'Z') || digit((unsigned char)s[0]))))
+        return false;
     tok_t t[MAX_WORDS];
     size_t k = cut(s, n, t);
     if (k == 0 || k > MAX_WORDS)
-        return false;
-    if (strict && !(letter((unsigned char)s[0]) && s[0] >= 'A' && s[0] <= 'Z') && !digit((unsigned char)s[0]))
         return false;
     join_numbers(s, t, k);
 
