@@ -560,6 +560,9 @@ typedef struct {
     const char *msg;
 } case_t;
 
+/* A drawn game from position fen, one move, its Termination tag saying t. */
+#define DRAWN(fen, t, move) "[FEN \"" fen "\"]\n[Result \"1/2-1/2\"]\n[Termination \"" t "\"]\n1. " move " 1/2-1/2\n"
+
 static const case_t cases[] = {
     /* A player's name read by the words, whatever its case; the loser named. */
     { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"Bob wins by checkmate\"]\n" FOOLS " 0-1\n",
@@ -607,36 +610,28 @@ static const case_t cases[] = {
       ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 0-1" },
     /* chess.com by era.  2015 and before, a flag fall: Black (to move) flagged with a queen
      * against a bare king, which cannot mate (Article 6.9). */
-    { "[FEN \"4k3/8/8/8/8/8/q7/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
+    { DRAWN("4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "Game drawn by insufficient material", "Kf1"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "a flag fall by Black" },
     /* A rook and a pawn against a king and a knight, which can mate with
      * their help: chess.com's own-material rule only. */
-    { "[FEN \"4k3/8/8/8/8/3p4/r7/3NK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn by insufficient material\"]\n1. Nc3 1/2-1/2\n",
+    { DRAWN("4k3/8/8/8/8/3p4/r7/3NK3 w - - 0 1", "Game drawn by insufficient material", "Nc3"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, "chess.com scores as a draw" },
     /* A rook against a queen: neither reading holds. */
-    { "[FEN \"4k3/8/8/8/8/8/q7/4K2R w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn by insufficient material\"]\n1. Kf1 1/2-1/2\n",
+    { DRAWN("4k3/8/8/8/8/8/q7/4K2R w - - 0 1", "Game drawn by insufficient material", "Kf1"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "can checkmate" },
     /* The dash forms read as the sentences with "by". */
-    { "[FEN \"8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+    { DRAWN("8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1", "Game drawn - insufficient material", "Kd2"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, NULL },
     /* The side with time left has a queen: a helpmate, whatever the site. */
-    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn by timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
+    { DRAWN("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Game drawn by timeout vs insufficient material", "Ke2"),
       ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
-    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Game drawn - timeout vs insufficient material\"]\n1. Ke2 1/2-1/2\n",
+    { DRAWN("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Game drawn - timeout vs insufficient material", "Ke2"),
       ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
     /* Insufficient material read by its words: K+N v K+N is not dead, but
      * some sites' rules draw it; a rook against a knight is never drawn so. */
-    { "[FEN \"8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Draw - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+    { DRAWN("8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1", "Draw - insufficient material", "Kd2"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, "minor pieces only" },
-    { "[FEN \"8/8/3nk3/8/8/3R4/8/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n"
-      "[Termination \"Draw - insufficient material\"]\n1. Kd2 1/2-1/2\n",
+    { DRAWN("8/8/3nk3/8/8/3R4/8/4K3 w - - 0 1", "Draw - insufficient material", "Kd2"),
       ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
     /* Read by its words (a site's own sentence, the site unknown): a queen
      * is false by every rule, a knight against pawns only by FIDE's. */
@@ -661,6 +656,7 @@ START_TEST(words_checked)
     arb_reader_free(o.r);
 }
 END_TEST
+#undef DRAWN
 
 START_TEST(chunking)
 {
