@@ -63,7 +63,9 @@ typedef enum arb_claim {
     ARB_CLAIM_ILLEGAL_MOVE,      /* an illegal move or another rules infraction */
     ARB_CLAIM_NORMAL,            /* lichess and PGN "Normal": any end over the board */
     ARB_CLAIM_UNTERMINATED,      /* not finished, no result */
-    ARB_CLAIM_OTHER,             /* a text not in any vocabulary the library knows */
+    ARB_CLAIM_OTHER,             /* a text that names no end the library knows, or not surely one */
+    ARB_CLAIM_FIVEFOLD,          /* drawn by a fivefold repetition (9.6.1) */
+    ARB_CLAIM_SEVENTYFIVE,       /* drawn by the seventy-five-move rule (9.6.2) */
     ARB_CLAIM_COUNT
 } arb_claim;
 
@@ -82,6 +84,12 @@ typedef enum arb_check {
 typedef enum arb_reason_from {
     ARB_FROM_TERMINATION, ARB_FROM_TERMINATION_DETAILS, ARB_FROM_COMMENT
 } arb_reason_from;
+
+/* How a reason text was read (arb_reading_name(): "exact", "words"). */
+typedef enum arb_reading {
+    ARB_READ_EXACT, /* a sentence or tag word of a known source's vocabulary, matched as it is written */
+    ARB_READ_WORDS  /* any other text, read by the words of endings it holds */
+} arb_reading;
 
 /* Which draws decide a game (see --rules in pgn-arbiter(1)). */
 typedef enum arb_policy {
@@ -125,6 +133,7 @@ typedef struct arb_reason {
     bool disagrees;          /* (reasons[1..] only) the claim or the result it implies
                                 differs from reasons[0]'s */
     const char *message;     /* what the board shows, in words; "" if nothing */
+    arb_reading reading;     /* how the claim was read from the text */
 } arb_reason;
 
 /* Reason texts kept per game: a Termination tag, a TerminationDetails tag,
@@ -208,6 +217,7 @@ const char *arb_verdict_name(arb_verdict v);
 const char *arb_claim_name(arb_claim c);
 const char *arb_check_name(arb_check c);
 const char *arb_reason_from_name(arb_reason_from f);
+const char *arb_reading_name(arb_reading r);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *arb_version(void);

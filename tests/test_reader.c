@@ -1461,8 +1461,9 @@ START_TEST(api_names_and_defaults)
     /* The names of issue 21, which scripts rely on. */
     static const char *const claims[] = { "checkmate", "stalemate", "threefold", "fifty", "insufficient", "time",
                                           "time-insufficient", "resignation", "agreement", "adjudication",
-                                          "abandoned", "illegal-move", "normal", "unterminated", "other" };
-    CHECK(ARB_CLAIM_COUNT == 15, "%d claims", (int)ARB_CLAIM_COUNT);
+                                          "abandoned", "illegal-move", "normal", "unterminated", "other",
+                                          "fivefold", "seventyfive" };
+    CHECK(ARB_CLAIM_COUNT == 17, "%d claims", (int)ARB_CLAIM_COUNT);
     for (int i = 0; i < ARB_CLAIM_COUNT; i++)
         CHECK(strcmp(arb_claim_name((arb_claim)i), claims[i]) == 0, "claim %d is \"%s\"", i,
               arb_claim_name((arb_claim)i));
@@ -1474,6 +1475,9 @@ START_TEST(api_names_and_defaults)
               strcmp(arb_reason_from_name(ARB_FROM_TERMINATION_DETAILS), "TerminationDetails") == 0 &&
               strcmp(arb_reason_from_name(ARB_FROM_COMMENT), "comment") == 0,
           "reason sources");
+    CHECK(strcmp(arb_reading_name(ARB_READ_EXACT), "exact") == 0 && strcmp(arb_reading_name(ARB_READ_WORDS), "words") == 0 &&
+              strcmp(arb_reading_name((arb_reading)2), "?") == 0,
+          "readings");
     CHECK(strcmp(arb_claim_name(ARB_CLAIM_COUNT), "?") == 0 && strcmp(arb_check_name(ARB_CHECK_COUNT), "?") == 0,
           "out of range");
     const char *ver = arb_version();

@@ -443,6 +443,221 @@ END_TEST
 
 /* Fed one byte at a time, the comment spans every chunk boundary: the
  * same reason, at the same place. */
+/* ---- part three: texts read by their words (reason_words.c) ---- */
+
+typedef struct {
+    const char *text;
+    int from;
+    const char *recorded;
+    bool ok;
+    arb_claim claim;
+    int winner;
+    enum reason_implies implies;
+} wrow_t;
+
+/* Each row is what the text says to a reader of English, whatever the
+ * source: the issue's wordings (python-chess's Termination names, club and
+ * study exports) and the traps where the words are not sure. */
+static const wrow_t wrows[] = {
+    /* python-chess's Termination enum, as names and in words */
+    { "THREEFOLD_REPETITION", T, "1/2-1/2", true, ARB_CLAIM_THREEFOLD, NO, IMPLIES_DRAW },
+    { "Termination.FIVEFOLD_REPETITION", T, "1/2-1/2", true, ARB_CLAIM_FIVEFOLD, NO, IMPLIES_DRAW },
+    { "fivefold repetition", T, "1/2-1/2", true, ARB_CLAIM_FIVEFOLD, NO, IMPLIES_DRAW },
+    { "SEVENTYFIVE_MOVES", T, "1/2-1/2", true, ARB_CLAIM_SEVENTYFIVE, NO, IMPLIES_DRAW },
+    { "seventy-five moves", T, "1/2-1/2", true, ARB_CLAIM_SEVENTYFIVE, NO, IMPLIES_DRAW },
+    { "75-move rule", T, "1/2-1/2", true, ARB_CLAIM_SEVENTYFIVE, NO, IMPLIES_DRAW },
+    { "FIFTY_MOVES", T, "1/2-1/2", true, ARB_CLAIM_FIFTY, NO, IMPLIES_DRAW },
+    { "fifty-move draw rule", T, "1/2-1/2", true, ARB_CLAIM_FIFTY, NO, IMPLIES_DRAW },
+    { "INSUFFICIENT_MATERIAL", T, "1/2-1/2", true, ARB_CLAIM_INSUFFICIENT, NO, IMPLIES_DRAW },
+    { "Dead position", T, "1/2-1/2", true, ARB_CLAIM_INSUFFICIENT, NO, IMPLIES_DRAW },
+    { "Termination.CHECKMATE", T, "1-0", true, ARB_CLAIM_CHECKMATE, NO, IMPLIES_NOTHING },
+    { "STALEMATE.", T, "1/2-1/2", true, ARB_CLAIM_STALEMATE, NO, IMPLIES_DRAW },
+    { "Threefold   repetition.", T, "1/2-1/2", true, ARB_CLAIM_THREEFOLD, NO, IMPLIES_DRAW },
+    { "repetition, threefold", T, "1/2-1/2", true, ARB_CLAIM_THREEFOLD, NO, IMPLIES_DRAW },
+    /* club and study exports: win and loss name no side */
+    { "win by checkmate", T, "0-1", true, ARB_CLAIM_CHECKMATE, NO, IMPLIES_DECISIVE },
+    { "loss by checkmate", T, "0-1", true, ARB_CLAIM_CHECKMATE, NO, IMPLIES_DECISIVE },
+    { "loss by resignation", T, "1-0", true, ARB_CLAIM_RESIGNATION, NO, IMPLIES_DECISIVE },
+    { "draw by repetition", T, "1/2-1/2", true, ARB_CLAIM_THREEFOLD, NO, IMPLIES_DRAW },
+    { "draw by agreement", T, "1/2-1/2", true, ARB_CLAIM_AGREEMENT, NO, IMPLIES_DRAW },
+    { "Draw by time and insufficient material.", T, "1/2-1/2", true, ARB_CLAIM_TIME_INSUFFICIENT, NO, IMPLIES_DRAW },
+    /* sides, and their part in the end */
+    { "White wins by checkmate", T, NULL, true, ARB_CLAIM_CHECKMATE, 0, IMPLIES_WHITE },
+    { "Checkmate by Black", T, NULL, true, ARB_CLAIM_CHECKMATE, 1, IMPLIES_BLACK },
+    { "White was checkmated", T, NULL, true, ARB_CLAIM_CHECKMATE, 1, IMPLIES_BLACK },
+    { "Black checkmated", T, NULL, true, ARB_CLAIM_CHECKMATE, NO, IMPLIES_NOTHING },
+    { "White flagged", T, NULL, true, ARB_CLAIM_TIME, 1, IMPLIES_BLACK },
+    { "Black's flag fell", T, NULL, true, ARB_CLAIM_TIME, 0, IMPLIES_WHITE },
+    { "Black wins on time against White", T, NULL, true, ARB_CLAIM_TIME, 1, IMPLIES_BLACK },
+    { "Black resigned, White wins", T, NULL, true, ARB_CLAIM_RESIGNATION, 0, IMPLIES_WHITE },
+    { "Resignation by White", T, NULL, true, ARB_CLAIM_RESIGNATION, 1, IMPLIES_BLACK },
+    { "white_disconnected", T, NULL, true, ARB_CLAIM_ABANDONED, 1, IMPLIES_BLACK },
+    { "Syzygy tablebase win for White", T, NULL, true, ARB_CLAIM_ADJUDICATION, 0, IMPLIES_WHITE },
+    { "Black made an illegal move", T, NULL, true, ARB_CLAIM_ILLEGAL_MOVE, 0, IMPLIES_WHITE },
+    /* a flag drawn by the recorded result, as "time forfeit" is */
+    { "lost on time", T, "1/2-1/2", true, ARB_CLAIM_TIME_INSUFFICIENT, NO, IMPLIES_DECISIVE },
+    { "draw on time", T, "1/2-1/2", true, ARB_CLAIM_TIME_INSUFFICIENT, NO, IMPLIES_DRAW },
+    /* not sure: two ends, a denial, a variant's end, a win in a draw */
+    { "Insufficient Material / Stalemate", T, "1/2-1/2", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "checkmate or resignation", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "no checkmate", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "checking the opponent king for the 3rd time", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "King in the centre of the hill", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "White wins by stalemate", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "White mates, Black mates", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "move limit", T, "1/2-1/2", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "dead", T, "1-0", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "50", T, "1/2-1/2", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    { "partie nulle par r\xc3\xa9p\xc3\xa9tition", T, "1/2-1/2", true, ARB_CLAIM_OTHER, NO, IMPLIES_NOTHING },
+    /* a comment's sentence: only the vocabulary, opening with a capital */
+    { "Black resigns.", C, "1-0", true, ARB_CLAIM_RESIGNATION, 0, IMPLIES_WHITE },
+    { "White wins on time.", C, "1-0", true, ARB_CLAIM_TIME, 0, IMPLIES_WHITE },
+    { "+0.2/12 1.0s, Threefold repetition", C, "1/2-1/2", true, ARB_CLAIM_THREEFOLD, NO, IMPLIES_DRAW },
+    { "white resigns", C, "1-0", false, 0, NO, 0 },
+    { "1-0 White wins.", C, "1-0", false, 0, NO, 0 },
+    { "Black resigns here, as Kasparov said", C, "1-0", false, 0, NO, 0 },
+    { "Kasparov resigned", C, "1-0", false, 0, NO, 0 },
+    { "Game drawn by repetition", C, "1/2-1/2", false, 0, NO, 0 },
+};
+
+START_TEST(words)
+{
+    for (size_t i = 0; i < sizeof wrows / sizeof wrows[0]; i++) {
+        const wrow_t *w = &wrows[i];
+        reason_parsed_t p;
+        bool ok = reason_parse(w->text, strlen(w->text), (arb_reason_from)w->from, w->recorded, &p);
+        CHECK(ok == w->ok, "\"%s\" from %d: recognised %d, want %d", w->text, w->from, ok, w->ok);
+        if (!ok)
+            continue;
+        CHECK(p.words, "\"%s\": not read by its words", w->text);
+        CHECK(p.claim == w->claim, "\"%s\": claim %s, want %s", w->text, arb_claim_name(p.claim),
+              arb_claim_name(w->claim));
+        CHECK(p.winner == w->winner, "\"%s\": winner %d, want %d", w->text, p.winner, w->winner);
+        CHECK(p.implies == w->implies, "\"%s\": implies %d, want %d", w->text, (int)p.implies, (int)w->implies);
+        CHECK(p.claim != ARB_CLAIM_OTHER || p.rank == 0, "\"%s\": other with rank %d", w->text, p.rank);
+    }
+    /* The known sentences keep their exact reading. */
+    reason_parsed_t p;
+    CHECK(reason_parse("White mates", 11, ARB_FROM_COMMENT, "1-0", &p) && !p.words, "exact");
+    CHECK(reason_parse("Game drawn - insufficient material", 34, ARB_FROM_TERMINATION, NULL, &p) && !p.words &&
+              p.claim == ARB_CLAIM_INSUFFICIENT && p.site == SITE_CHESSCOM,
+          "chess.com's dash");
+    const char *tv = "Game drawn - timeout vs insufficient material";
+    CHECK(reason_parse(tv, strlen(tv), ARB_FROM_TERMINATION, NULL, &p) && !p.words &&
+              p.claim == ARB_CLAIM_TIME_INSUFFICIENT && p.site == SITE_CHESSCOM,
+          "chess.com's dash, timeout");
+}
+END_TEST
+
+/* Through the reader: the readings' checks and the names of the players,
+ * fivefold repetition and the seventy-five-move rule (9.6) weighed as the
+ * replay's facts are, chess.com by era, and a timeout draw against a queen. */
+typedef struct {
+    const char *pgn;
+    arb_claim claim;
+    arb_check check;
+    int verdict;
+    const char *msg;
+} case_t;
+
+/* A drawn game from position fen, one move, its Termination tag saying t. */
+#define DRAWN(fen, t, move) "[FEN \"" fen "\"]\n[Result \"1/2-1/2\"]\n[Termination \"" t "\"]\n1. " move " 1/2-1/2\n"
+
+static const case_t cases[] = {
+    /* A player's name read by the words, whatever its case; the loser named. */
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"Bob wins by checkmate\"]\n" FOOLS " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black" },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"ann resigned\"]\n1. e4 e5 0-1\n",
+      ARB_CLAIM_RESIGNATION, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, NULL },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n[Termination \"ann resigned\"]\n1. e4 e5 1-0\n",
+      ARB_CLAIM_RESIGNATION, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1-0" },
+    /* A name that is no player's is no contradiction when read by the words. */
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl won by checkmate\"]\n" FOOLS
+      " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "neither" },
+    { "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[Termination \"carl wins by checkmate\"]\n" FOOLS
+      " 0-1\n",
+      ARB_CLAIM_CHECKMATE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, NULL },
+    /* "loss" names no side: the recorded result decides who mated. */
+    { "[Result \"0-1\"]\n[Termination \"loss by checkmate\"]\n" FOOLS " 0-1\n", ARB_CLAIM_CHECKMATE,
+      ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "checkmate by Black" },
+    { "[Result \"1/2-1/2\"]\n[Termination \"win by checkmate\"]\n1. e4 e5 1/2-1/2\n", ARB_CLAIM_CHECKMATE,
+      ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 1/2-1/2" },
+    { "[Result \"1/2-1/2\"]\n[Termination \"THREEFOLD_REPETITION\"]\n"
+      "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n",
+      ARB_CLAIM_THREEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "occurred 3 times" },
+    /* The words that are not sure make no claim, and no contradiction. */
+    { "[Result \"1-0\"]\n[Variant \"Three-check\"]\n[Termination \"checking the opponent king for the 3rd time\"]\n"
+      "1. e4 e5 1-0\n",
+      ARB_CLAIM_OTHER, ARB_CHECK_UNVERIFIABLE, -1, NULL },
+    /* Fivefold repetition (9.6.1): the start position a fifth time after 8...Ng8. */
+    { "[Result \"1/2-1/2\"]\n[Termination \"FIVEFOLD_REPETITION\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
+      "Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 1/2-1/2\n",
+      ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "fivefold repetition at 8...Ng8" },
+    /* Three times only. */
+    { "[Result \"1/2-1/2\"]\n[Termination \"fivefold repetition\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 "
+      "Ng8 1/2-1/2\n",
+      ARB_CLAIM_FIVEFOLD, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "occurred 3 times" },
+    /* The clock from 149 to 150 with a quiet move that does not mate (9.6.2). */
+    { "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 149 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"SEVENTYFIVE_MOVES\"]\n"
+      "80. Ra2 1/2-1/2\n",
+      ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "seventy-five-move rule at 80.Ra2" },
+    { "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 120 80\"]\n[Result \"1/2-1/2\"]\n[Termination \"75-move rule\"]\n"
+      "80. Ra2 1/2-1/2\n",
+      ARB_CLAIM_SEVENTYFIVE, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "it is 121" },
+    /* A draw's claim against the win recorded. */
+    { "[Result \"0-1\"]\n[Termination \"fivefold repetition\"]\n" FOOLS " 0-1\n", ARB_CLAIM_FIVEFOLD,
+      ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "recorded is 0-1" },
+    /* chess.com by era.  2015 and before, a flag fall: Black (to move) flagged with a queen
+     * against a bare king, which cannot mate (Article 6.9). */
+    { DRAWN("4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "Game drawn by insufficient material", "Kf1"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONFIRMED, ARB_CONSISTENT, "a flag fall by Black" },
+    /* A rook and a pawn against a king and a knight, which can mate with
+     * their help: chess.com's own-material rule only. */
+    { DRAWN("4k3/8/8/8/8/3p4/r7/3NK3 w - - 0 1", "Game drawn by insufficient material", "Nc3"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, "chess.com scores as a draw" },
+    /* A rook against a queen: neither reading holds. */
+    { DRAWN("4k3/8/8/8/8/8/q7/4K2R w - - 0 1", "Game drawn by insufficient material", "Kf1"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "can checkmate" },
+    /* The dash forms read as the sentences with "by". */
+    { DRAWN("8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1", "Game drawn - insufficient material", "Kd2"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_SITE_RULE, ARB_CONSISTENT, NULL },
+    /* The side with time left has a queen: a helpmate, whatever the site. */
+    { DRAWN("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Game drawn by timeout vs insufficient material", "Ke2"),
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    { DRAWN("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Game drawn - timeout vs insufficient material", "Ke2"),
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    /* Insufficient material read by its words: K+N v K+N is not dead, but
+     * some sites' rules draw it; a rook against a knight is never drawn so. */
+    { DRAWN("8/8/3nk3/8/8/3N4/8/4K3 w - - 0 1", "Draw - insufficient material", "Kd2"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, "minor pieces only" },
+    { DRAWN("8/8/3nk3/8/8/3R4/8/4K3 w - - 0 1", "Draw - insufficient material", "Kd2"),
+      ARB_CLAIM_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    /* Read by its words (a site's own sentence, the site unknown): a queen
+     * is false by every rule, a knight against pawns only by FIDE's. */
+    { "[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. Ke2 {Draw by time and insufficient material.} "
+      "1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_CONTRADICTED, ARB_WRONG_REASON, "White can checkmate" },
+    { "[FEN \"8/8/4k3/8/8/3p4/8/3NK3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. Nc3 {Draw by time and insufficient "
+      "material.} 1/2-1/2\n",
+      ARB_CLAIM_TIME_INSUFFICIENT, ARB_CHECK_UNVERIFIABLE, ARB_CONSISTENT, "not shown unable" },
+};
+
+START_TEST(words_checked)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_at("cases[]", (int)i, cases[i].pgn, cases[i].claim, cases[i].check, cases[i].verdict, cases[i].msg);
+    /* The reading is in the record. */
+    one_t o;
+    const arb_game *g = read_one(&o, "[Result \"1/2-1/2\"]\n[Termination \"draw by repetition\"]\n1. e4 "
+                                     "{Draw by 3-fold repetition} 1/2-1/2\n");
+    CHECK(g->nreasons == 2 && g->reasons[0].reading == ARB_READ_WORDS && g->reasons[1].reading == ARB_READ_EXACT,
+          "readings %d %d", (int)g->reasons[0].reading, (int)g->reasons[1].reading);
+    arb_reader_free(o.r);
+}
+END_TEST
+#undef DRAWN
+
 START_TEST(chunking)
 {
     const char *pgn = "[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4# {-9.9/1 0.1s,\n Black mates} 0-1\n";
@@ -633,6 +848,8 @@ int main(void)
     tcase_add_test(tc, chunking);
     tcase_add_test(tc, memo);
     tcase_add_test(tc, recurring_values);
+    tcase_add_test(tc, words);
+    tcase_add_test(tc, words_checked);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

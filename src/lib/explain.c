@@ -481,6 +481,8 @@ static void reason_line(strbuf_t *out, const arb_reason *r, const char *label)
     bprintf(out, "\" (line %llu): %s", (unsigned long long)r->line, arb_claim_name(r->claim));
     if (r->winner >= 0)
         bprintf(out, " by %s", side_name(r->winner));
+    if (r->reading == ARB_READ_WORDS)
+        strbuf_puts(out, r->claim == ARB_CLAIM_OTHER ? " (read by its words, which name no end surely)" : " (read by its words)");
     bprintf(out, ", %s", arb_check_name(r->check));
     if (r->disagrees)
         strbuf_puts(out, ", disagrees with the reason");

@@ -33,7 +33,7 @@ const char *arb_claim_name(arb_claim c)
     static const char *const names[ARB_CLAIM_COUNT] = {
         "checkmate", "stalemate", "threefold", "fifty", "insufficient", "time", "time-insufficient",
         "resignation", "agreement", "adjudication", "abandoned", "illegal-move", "normal", "unterminated",
-        "other",
+        "other", "fivefold", "seventyfive",
     };
     return (unsigned)c < ARB_CLAIM_COUNT ? names[c] : "?";
 }
@@ -49,4 +49,10 @@ const char *arb_reason_from_name(arb_reason_from f)
 {
     static const char *const names[] = { "Termination", "TerminationDetails", "comment" };
     return (unsigned)f < 3 ? names[f] : "?";
+}
+
+const char *arb_reading_name(arb_reading r)
+{
+    static const char *const names[] = { "exact", "words" };
+    return (unsigned)r < 2 ? names[r] : "?";
 }

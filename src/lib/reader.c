@@ -616,6 +616,7 @@ static size_t reasons_read(arb_reader *r, const char *recorded, reason_parsed_t 
     for (size_t i = 0; i < n; i++) {
         reason_parsed_t *p = &parsed[i];
         texts[i].claim = p->claim;
+        texts[i].reading = p->words ? ARB_READ_WORDS : ARB_READ_EXACT;
         if (p->user_len) {
             /* chess.com: "<user> won ...", the user being one of the players. */
             if (!white) {

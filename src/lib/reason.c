@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pgnarbiter.h"
+#include "reason_words.h"
 
 /* How an entry's text is matched. */
 enum form {
@@ -108,6 +109,10 @@ static const entry_t table[] = {
     E("Game drawn by insufficient material", F_EXACT, IN_T, ARB_CLAIM_INSUFFICIENT, R_DRAW | R_CHESSCOM),
     E("Game drawn by 50-move rule", F_EXACT, IN_T, ARB_CLAIM_FIFTY, R_DRAW | R_CHESSCOM),
     E("Game drawn by timeout vs insufficient material", F_EXACT, IN_T, ARB_CLAIM_TIME_INSUFFICIENT,
+      R_DRAW | R_CHESSCOM),
+    /* chess.com with a dash for "by" (exports of 2012, 2018, 2024) */
+    E("Game drawn - insufficient material", F_EXACT, IN_T, ARB_CLAIM_INSUFFICIENT, R_DRAW | R_CHESSCOM),
+    E("Game drawn - timeout vs insufficient material", F_EXACT, IN_T, ARB_CLAIM_TIME_INSUFFICIENT,
       R_DRAW | R_CHESSCOM),
     /* lichess Termination, before the tag words that ignore case */
     E("Insufficient material", F_EXACT, IN_T, ARB_CLAIM_INSUFFICIENT, R_DRAW | R_LICHESS),
@@ -240,6 +245,32 @@ static bool match(const entry_t *e, const char *s, size_t n, int *side, size_t *
     }
 }
 
+/* cutechess writes "time forfeit" for "Draw by timeout" too; lichess its
+ * "Time forfeit" for a flag against a side that cannot be mated: a loss on
+ * time naming no winner, drawn, is a timeout draw. */
+static void time_drawn(reason_parsed_t *p, const char *recorded)
+{
+    if (p->claim == ARB_CLAIM_TIME && p->winner < 0 && reason_recorded_draw(recorded))
+        p->claim = ARB_CLAIM_TIME_INSUFFICIENT;
+}
+
+/* Is s[0..n) one of the table's whole sentences (not a tag word, not a
+ * name's), in any place? */
+static bool elsewhere(const char *s, size_t n)
+{
+    size_t detail_len;
+    const char *detail;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const entry_t *e = &table[i];
+        /* As match() reads F_EXACT, without a call to it: match() stays
+         * inline in reason_parse()'s loop, which every comment takes. */
+        if (e->form == F_EXACT && n >= e->len && memcmp(s, e->text, e->len) == 0 &&
+            tail_ok(s + e->len, n - e->len, e->flags, &detail, &detail_len))
+            return true;
+    }
+    return false;
+}
+
 bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
                   reason_parsed_t *out)
 {
@@ -283,11 +314,19 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
         }
     }
     if (!hit) {
-        if (from == ARB_FROM_COMMENT)
+        if (from == ARB_FROM_TERMINATION_DETAILS && bare_move(s, n)) {
+            out->claim = ARB_CLAIM_ILLEGAL_MOVE;
+            out->rank = 1;
+            return true;
+        }
+        /* Behind the table, the words; in a comment only a claim counts, and
+         * not a sentence the table keeps for another place (chess.com's). */
+        bool claimed = reason_words(s, n, from == ARB_FROM_COMMENT, out);
+        if (from == ARB_FROM_COMMENT && (!claimed || elsewhere(s, n)))
             return false;
-        out->claim = from == ARB_FROM_TERMINATION_DETAILS && bare_move(s, n) ? ARB_CLAIM_ILLEGAL_MOVE
-                                                                             : ARB_CLAIM_OTHER;
-        out->rank = out->claim == ARB_CLAIM_OTHER ? 0 : 1;
+        if (out->user_len)
+            out->user_start += a;
+        time_drawn(out, recorded);
         return true;
     }
     unsigned flags = hit->flags;
@@ -316,10 +355,7 @@ bool reason_parse(const char *text, size_t len, arb_reason_from from, const char
         out->implies = IMPLIES_DRAW;
     else if (flags & R_DECISIVE)
         out->implies = IMPLIES_DECISIVE;
-    /* cutechess writes "time forfeit" for "Draw by timeout" too; lichess
-     * its "Time forfeit" for a flag against a side that cannot be mated. */
-    if (out->claim == ARB_CLAIM_TIME && out->winner < 0 && reason_recorded_draw(recorded))
-        out->claim = ARB_CLAIM_TIME_INSUFFICIENT;
+    time_drawn(out, recorded);
     return true;
 }
 
@@ -401,13 +437,18 @@ bool reason_from_comment(const lex_comment_t *c, const char *recorded, char *buf
 }
 
 
+/* Is the player's name the n bytes at u (whatever their case when read by the words)? */
+static bool is_player(const char *name, const char *u, size_t n, bool words)
+{
+    return name && strlen(name) == n && (words ? same_nocase(name, u, n) : memcmp(name, u, n) == 0);
+}
+
 void reason_name_winner(reason_parsed_t *p, const char *text, const char *white, const char *black)
 {
-    const char *u = text;
-    if (white && strlen(white) == p->user_len && memcmp(white, u, p->user_len) == 0)
-        p->winner = 0;
-    else if (black && strlen(black) == p->user_len && memcmp(black, u, p->user_len) == 0)
-        p->winner = 1;
+    const char *u = text + (p->user_start - p->start);
+    int side = is_player(white, u, p->user_len, p->words) ? 0 : is_player(black, u, p->user_len, p->words) ? 1 : -1;
+    if (side >= 0)
+        p->winner = p->user_loses ? !side : side;
     if (p->winner >= 0)
         p->implies = p->winner == 0 ? IMPLIES_WHITE : IMPLIES_BLACK;
     p->user_start = 0;

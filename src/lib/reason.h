@@ -48,13 +48,18 @@ typedef struct reason_parsed {
     size_t user_start, user_len; /* chess.com "<user> won ...": the name; user_len 0 if none.
                                     The caller matches it against White and Black and sets
                                     winner (and implies) from it */
+    bool user_loses;             /* the name is the loser's ("ann resigned"; words only) */
+    bool words;                  /* read by its words (reason_words.h), not matched as a known
+                                    source's sentence */
 } reason_parsed_t;
 
 /* Reads text[0..len) (need not be NUL-terminated) read from `from`.  A tag
- * value is always a reason: an unknown one is ARB_CLAIM_OTHER with rank 0;
- * only an empty (or blank) value is none.  A comment is a reason only when
- * its last sentence (after the last ", ", else the whole comment, blanks
- * trimmed) is one of the sentences the table knows.  recorded is the result
+ * value is always a reason: one the table does not know is read by its
+ * words (reason_words.h), and is ARB_CLAIM_OTHER with rank 0 when they make
+ * no claim; only an empty (or blank) value is none.  A comment is a reason
+ * only when its last sentence (after the last ", ", else the whole comment,
+ * blanks trimmed) is one of the sentences the table knows, or makes a claim
+ * read strictly by its words.  recorded is the result
  * recorded (NULL if none): a bare "time forfeit" or "timeout" drawn is a
  * time-insufficient claim.  Returns true and fills *out, or false. */
 bool reason_parse(const char *text, size_t len, arb_reason_from from, const char *recorded,
@@ -137,7 +142,8 @@ bool reason_from_comment(const lex_comment_t *c, const char *recorded, char *buf
 /* chess.com "<user> won ...": the winner (and the result implied) when the
  * user named at the start of text (the sentence, p->user_len bytes) is the
  * White or the Black player (either may be NULL); a name that is neither
- * leaves no winner.  user_start becomes relative to text. */
+ * leaves no winner.  A name read by the words may be the loser's and is
+ * matched whatever its case.  user_start becomes relative to text. */
 void reason_name_winner(reason_parsed_t *p, const char *text, const char *white, const char *black);
 
 #endif

@@ -53,6 +53,14 @@ static bool chesscom_lone_minor(const board_t *b, int c)
            k[PIECE(c, KNIGHT)] + k[PIECE(c, BISHOP)] <= 1;
 }
 
+/* Has colour c a queen, a rook or a pawn: what every site counts as
+ * mating material for a flag fall? */
+static bool heavy_material(const board_t *b, int c)
+{
+    const uint8_t *k = b->count;
+    return k[PIECE(c, PAWN)] || k[PIECE(c, ROOK)] || k[PIECE(c, QUEEN)];
+}
+
 /* chess.com's automatic insufficient-material draw (support.chess.com
  * 8705277): no pawns, each side K, K+B or K+N; or K+N+N against a bare king. */
 static bool chesscom_insufficient(const board_t *b)
@@ -118,6 +126,52 @@ static void superseded(const arb_game *g, arb_reason *out, char *msg, size_t cap
              g->end_move && g->end_move[0] ? g->end_move : "the start");
 }
 
+/* A claim of an automatic draw (9.6): the fact f (fivefold, seventy-five
+ * moves) held at some ply of the game, as the replay noted it. */
+static void automatic_draw(const arb_game *g, arb_fact f, const rules_t *r, arb_reason *out, char *msg, size_t cap)
+{
+    if (g->first[f] >= 0) {
+        out->check = ARB_CHECK_CONFIRMED;
+        snprintf(msg, cap, "%s at %s", end_words(f), g->first_move[f][0] ? g->first_move[f] : "the start");
+    } else if (ended_by_rule(g)) {
+        superseded(g, out, msg, cap);
+    } else {
+        rules_final_t fin;
+        rules_final(r, &fin);
+        out->check = ARB_CHECK_CONTRADICTED;
+        if (f == ARB_FIVEFOLD)
+            snprintf(msg, cap, "no position occurred five times; the final one occurred %u %s",
+                     (unsigned)fin.occurrences, fin.occurrences == 1 ? "time" : "times");
+        else
+            snprintf(msg, cap, "the halfmove clock never reached 150; it is %u", fin.halfmove);
+    }
+}
+
+/* chess.com's "Game drawn by insufficient material" of 2015 and before
+ * also for a flag fall: the side to move flagged, and its opponent, with
+ * time left, cannot mate (Article 6.9; a = can_mate() of that side, full)
+ * or has only what chess.com's own-material rule counts as insufficient.
+ * True when that reading holds, with *out checked as the later wording
+ * "timeout vs insufficient material" is. */
+static bool chesscom_flag_fall(const reason_board_t *b, enum dead_answer a, arb_reason *out, char *msg, size_t cap)
+{
+    int other = !b->rules->pos->stm;
+    if (a == DEAD_UNWINNABLE) {
+        out->check = ARB_CHECK_CONFIRMED;
+        snprintf(msg, cap, "%s cannot checkmate: a flag fall by %s, drawn (Article 6.9)", side_name[other],
+                 side_name[!other]);
+        return true;
+    }
+    if (chesscom_lone_minor(b->rules->pos, other)) {
+        out->check = ARB_CHECK_SITE_RULE;
+        snprintf(msg, cap, "a flag fall by %s against at most a king and a minor piece, which chess.com scores "
+                           "as a draw; Article 6.9 would give %s",
+                 side_name[!other], other == WHITE ? "1-0" : "0-1");
+        return true;
+    }
+    return false;
+}
+
 void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason_board_t *b, arb_reason *out,
                        char *msg, size_t cap)
 {
@@ -145,7 +199,7 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
         snprintf(msg, cap, "the result recorded is %s", rec);
         return;
     }
-    if (p->user_len && out->winner < 0) {
+    if (p->user_len && out->winner < 0 && !p->words) {
         out->check = ARB_CHECK_CONTRADICTED;
         snprintf(msg, cap, "\"%.*s\" is neither the White nor the Black player", (int)(p->user_len > 60 ? 60 : p->user_len),
                  out->text + p->user_start);
@@ -208,6 +262,10 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
         else
             snprintf(msg, cap, "the halfmove clock is %u%s", fin.halfmove, fin.fifty ? "" : " (a claim needs 100)");
         return;
+    case ARB_CLAIM_FIVEFOLD:
+    case ARB_CLAIM_SEVENTYFIVE:
+        automatic_draw(g, p->claim == ARB_CLAIM_FIVEFOLD ? ARB_FIVEFOLD : ARB_SEVENTYFIVE, r, out, msg, cap);
+        return;
     case ARB_CLAIM_INSUFFICIENT: {
         enum dead_answer w = can_mate(b, WHITE, false), k = can_mate(b, BLACK, false);
         if (p->site != SITE_LICHESS || (w != DEAD_UNWINNABLE && k != DEAD_UNWINNABLE)) {
@@ -242,6 +300,12 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
                 snprintf(msg, cap, "%s can checkmate, so the position is not dead", side_name[can]);
             else
                 snprintf(msg, cap, "the final position is not shown dead");
+        } else if (p->site == SITE_CHESSCOM && chesscom_flag_fall(b, (stm == WHITE ? k : w), out, msg, cap)) {
+            /* done: chess.com's wording of 2015 and before for a flag fall */
+        } else if (can >= 0 && p->words && !heavy_material(pos, WHITE) && !heavy_material(pos, BLACK)) {
+            /* Read by its words, from a site unknown: minor pieces alone are
+             * insufficient by some sites' rules, though not dead. */
+            snprintf(msg, cap, "%s can checkmate, so the position is not dead (minor pieces only)", side_name[can]);
         } else if (can >= 0) {
             out->check = ARB_CHECK_CONTRADICTED;
             snprintf(msg, cap, "%s can checkmate, so the position is not dead", side_name[can]);
@@ -290,7 +354,10 @@ void reason_check_full(const arb_game *g, const reason_parsed_t *p, const reason
             out->check = ARB_CHECK_SITE_RULE;
             snprintf(msg, cap, "%s %s checkmate; Article 6.9 would give %s", side_name[other],
                      a == DEAD_WINNABLE ? "can" : "is not shown unable to", other == WHITE ? "1-0" : "0-1");
-        } else if (a == DEAD_WINNABLE && p->site == SITE_FIDE) {
+        } else if (a == DEAD_WINNABLE && p->site != SITE_LICHESS && (!p->words || heavy_material(pos, other))) {
+            /* A text read by its words comes from a site whose own rule may
+             * draw against a minor piece: false by every rule only where the
+             * side with time has a queen, a rook or a pawn. */
             out->check = ARB_CHECK_CONTRADICTED;
             snprintf(msg, cap, "%s can checkmate; Article 6.9 gives %s", side_name[other],
                      other == WHITE ? "1-0" : "0-1");

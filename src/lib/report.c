@@ -375,18 +375,25 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
      * bytes beyond the name, which the next key overwrites. */
 #define NAMED(s) { s, sizeof(s) - 1 }
     typedef struct { char s[32]; size_t n; } named_t;
+    /* The claim with how it was read, "exact" (or "words", as long, written
+     * over it): one copy of 48 bytes. */
+#define CLAIM(c) { ",\"claim\":\"" c "\",\"read\":\"exact\"", sizeof(",\"claim\":\"" c "\",\"read\":\"exact\"") - 1 }
+    typedef struct { char s[48]; size_t n; } claim_t;
+    static const claim_t claim[ARB_CLAIM_COUNT] = {
+        CLAIM("checkmate"), CLAIM("stalemate"),
+        CLAIM("threefold"), CLAIM("fifty"),
+        CLAIM("insufficient"), CLAIM("time"),
+        CLAIM("time-insufficient"), CLAIM("resignation"),
+        CLAIM("agreement"), CLAIM("adjudication"),
+        CLAIM("abandoned"), CLAIM("illegal-move"),
+        CLAIM("normal"), CLAIM("unterminated"),
+        CLAIM("other"), CLAIM("fivefold"),
+        CLAIM("seventyfive"),
+    };
+#undef CLAIM
     static const named_t from[] = {
         NAMED(",\"from\":\"Termination\""), NAMED(",\"from\":\"TerminationDetails\""),
         NAMED(",\"from\":\"comment\""),
-    }, claim[ARB_CLAIM_COUNT] = {
-        NAMED(",\"claim\":\"checkmate\""), NAMED(",\"claim\":\"stalemate\""),
-        NAMED(",\"claim\":\"threefold\""), NAMED(",\"claim\":\"fifty\""),
-        NAMED(",\"claim\":\"insufficient\""), NAMED(",\"claim\":\"time\""),
-        NAMED(",\"claim\":\"time-insufficient\""), NAMED(",\"claim\":\"resignation\""),
-        NAMED(",\"claim\":\"agreement\""), NAMED(",\"claim\":\"adjudication\""),
-        NAMED(",\"claim\":\"abandoned\""), NAMED(",\"claim\":\"illegal-move\""),
-        NAMED(",\"claim\":\"normal\""), NAMED(",\"claim\":\"unterminated\""),
-        NAMED(",\"claim\":\"other\""),
     }, winner[3] = {
         NAMED(",\"winner\":null"), NAMED(",\"winner\":\"white\""), NAMED(",\"winner\":\"black\""),
     }, check[ARB_CHECK_COUNT] = {
@@ -405,8 +412,10 @@ static char *json_reason(char *o, const arb_reason *r, bool other)
         *o++ = (char)('0' + r->col); /* a tag's [ at the line start: column 1 */
     else
         o = write_u64(o, r->col);
-    memcpy(o, claim[r->claim].s, 32);
+    memcpy(o, claim[r->claim].s, 48);
     o += claim[r->claim].n;
+    if (r->reading == ARB_READ_WORDS)
+        memcpy(o - 6, "words", 5); /* read by its words, not matched as a known source wrote it */
     int w = r->winner == 0 ? 1 : r->winner == 1 ? 2 : 0;
     memcpy(o, winner[w].s, 32);
     o += winner[w].n;
