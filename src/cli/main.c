@@ -16,6 +16,7 @@
 #include "dead.h"
 #include "files.h"
 #include "follow.h"
+#include "follow_stream.h"
 #include "game.h"
 #include "process.h"
 
@@ -521,8 +522,10 @@ int main(int argc, char **argv)
         if (optind >= argc)
             usage_error("%s", "--follow needs at least one FILE");
         for (int i = optind; i < argc; i++)
-            if (strcmp(argv[i], "-") == 0)
-                usage_error("%s", "--follow follows files: standard input cannot be read again as it changes");
+            if (follow_is_stream(argv[i]) && argc - optind > 1)
+                usage_error("%s", "--follow reads a stream (standard input, a FIFO) alone, without other FILEs");
+        if (follow_is_stream(argv[optind]))
+            return follow_stream_run(argv[optind], &cli);
         return follow_run(argv + optind, (size_t)(argc - optind), &cli);
     }
     stats_t st = { 0 };
