@@ -39,7 +39,7 @@
 #include "events.h"
 
 #define CHUNK (1u << 16)          /* bytes per read() */
-#define BURST (4u << 20)          /* bytes read at most before the held text is looked at */
+#define BURST (1u << 20)          /* bytes read at most before the held text is looked at */
 #define CUT_READ_MAX (4u << 20)   /* a game under way longer than this is read only once complete */
 
 static volatile sig_atomic_t stop_requested;
