@@ -84,7 +84,8 @@ static const struct option_spec {
       "watch the FILEs of games in progress and write one line per\n"
       "new claim, end of game, illegal move, contradicted result or\n"
       "withdrawn fact as they change (with --json: JSON lines); runs\n"
-      "until interrupted" },
+      "until interrupted; - or a FIFO: a stream of games sent again\n"
+      "whole as they grow (a lichess broadcast), read to its end" },
     { "settle", OPT_SETTLE, required_argument, "SECONDS",
       "with --follow: how long what a half-written file could show\n"
       "falsely (an illegal move, unreadable text, a fact at the last\n"
