@@ -75,8 +75,9 @@ def game_key(send):
     return ("rwb", tags.get("Round"), tags.get("White"), tags.get("Black"))
 
 
-class Tool:
-    """pgn-arbiter, its JSON lines gathered by a thread."""
+class Tool(sim.Arbiter):
+    """pgn-arbiter, its JSON lines gathered whole by the thread of
+    follow-sim.py's Arbiter, and waited for with its wait()."""
 
     def __init__(self, cmd, cwd, stdin=None):
         self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -85,36 +86,24 @@ class Tool:
         self.ended = False
         threading.Thread(target=self._read, daemon=True).start()
 
-    def _read(self):
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode('utf-8'))
-        self.lines.put(None)
-
-    def take(self, until, what):
-        deadline = time.monotonic() + TIMEOUT
-        while not until():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                fail("timed out waiting for " + what)
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                self.ended = True
-                if until():
-                    return
+    def _take(self, timeout):
+        line = self.lines.get(timeout=timeout)
+        if line is None:
+            if self.ended:
                 self.proc.wait(timeout=TIMEOUT)
-                fail("pgn-arbiter ended while waiting for %s (exit %s): %s" % (
-                    what, self.proc.returncode, self.proc.stderr.read().decode('utf-8', 'replace')))
-            try:
-                self.events.append(json.loads(line))
-            except ValueError:
-                fail("not a JSON line: %r" % line)
+                fail("pgn-arbiter ended (exit %s): %s" % (self.proc.returncode,
+                                                          self.proc.stderr.read().decode('utf-8', 'replace')))
+            self.ended = True
+            self.lines.put(None)  # a later wait for more fails at once
+            return
+        try:
+            self.events.append(json.loads(line))
+        except ValueError:
+            fail("not a JSON line: %r" % line)
 
     def finish(self):
         """Waits for the end of the output and the exit; (status, stderr)."""
-        self.take(lambda: self.ended, "the end of the output")
+        self.wait(lambda: self.ended, "the end of the output")
         rc = self.proc.wait(timeout=TIMEOUT)
         return rc, self.proc.stderr.read().decode('utf-8', 'replace')
 
@@ -161,7 +150,7 @@ def run_file(args, sends):
             f.write(b''.join(games.values()))
         with open(tick, 'w') as f:
             f.write(sim.TICK_GAME % n)
-        tool.take(lambda: any(e["file"] == "tick.pgn" and e["tags"]["Board"] == str(n) for e in tool.events),
+        tool.wait(lambda: any(e["file"] == "tick.pgn" and e["tags"]["Board"] == str(n) for e in tool.events),
                   "the tick of send %d" % n)
     tool.proc.send_signal(signal.SIGTERM)
     rc, err = tool.finish()

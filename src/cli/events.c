@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "follow_util.h"
 
 enum ev {
     EV_CHECKMATE, EV_STALEMATE, EV_DEAD, EV_FIVEFOLD, EV_SEVENTYFIVE, EV_THREEFOLD, EV_FIFTY,
@@ -501,14 +502,6 @@ static size_t candidates(const events_t *e, const arb_game *g, bool provisional,
     return n;
 }
 
-static bool only_space(const char *s, size_t from, size_t len)
-{
-    for (size_t i = from; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-            return false;
-    return true;
-}
-
 /* The id "KIND PLY MOVE EXTRA" read back: kind, ply and move of a reported
  * event (for its withdrawal). */
 static void parse_id(const char *id, enum ev *ev, int32_t *ply, char *move, size_t cap)
@@ -623,7 +616,7 @@ static bool read_games(events_t *e, const char *text, size_t len, bool stream, b
     size_t index = 0;
     char key[512];
     while ((g = arb_reader_next(r, &oom)) != NULL) {
-        bool last = only_space(text, (size_t)g->where.end, len);
+        bool last = follow_only_space(text, (size_t)g->where.end, len);
         bool provisional = stream ? last_cut && last : !g->marker && last;
         game_key(g, stream, key, sizeof key);
         /* A game cut inside its tags names no game yet: its tags may be cut too. */

@@ -37,25 +37,11 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "follow_util.h"
 
 #define CHUNK (1u << 16)          /* bytes per read() */
 #define BURST (1u << 20)          /* bytes read at most before the held text is looked at */
 #define CUT_READ_MAX (4u << 20)   /* a game under way longer than this is read only once complete */
-
-static volatile sig_atomic_t stop_requested;
-static int wake_fd = -1;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    int saved = errno;
-    stop_requested = 1;
-    if (wake_fd >= 0) {
-        ssize_t n = write(wake_fd, "", 1);
-        (void)n;
-    }
-    errno = saved;
-}
 
 bool follow_is_stream(const char *path)
 {
@@ -72,21 +58,6 @@ typedef struct held {
     bool may_end;   /* such a line arrived since the text was last cut */
     bool fresh;     /* bytes arrived since the game under way was last read */
 } held_t;
-
-static double monotonic(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static bool only_space(const char *s, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-            return false;
-    return true;
-}
 
 static bool blank(char c)
 {
@@ -169,7 +140,7 @@ static size_t complete_prefix(const held_t *h, const cli_t *cli, bool at_end)
  * short.  False if memory ran out. */
 static bool take_games(held_t *h, events_t *ev, const cli_t *cli, bool read_cut, bool at_end, strbuf_t *out)
 {
-    double now = monotonic();
+    double now = follow_monotonic();
     time_t wall = time(NULL);
     if (h->may_end || at_end) {
         size_t done = complete_prefix(h, cli, at_end);
@@ -185,7 +156,7 @@ static bool take_games(held_t *h, events_t *ev, const cli_t *cli, bool read_cut,
         h->may_end = false;
         h->scanned = h->len;
     }
-    if (only_space(h->data, 0, h->len)) {
+    if (follow_only_space(h->data, 0, h->len)) {
         h->len = 0;
         h->scanned = 0;
         return true;
@@ -195,14 +166,6 @@ static bool take_games(held_t *h, events_t *ev, const cli_t *cli, bool read_cut,
         return events_stream_read(ev, h->data, h->len, true, now, wall, out);
     }
     return true;
-}
-
-/* Writes out to standard output and flushes it: notifiers read line by line. */
-static bool write_out(strbuf_t *out)
-{
-    bool ok = !out->oom && (out->len == 0 || fwrite(out->data, 1, out->len, stdout) == out->len);
-    strbuf_clear(out);
-    return fflush(stdout) == 0 && ok;
 }
 
 /* Reads what the stream has ready into h, up to BURST bytes.  Returns 1 if
@@ -223,7 +186,7 @@ static int read_burst(int fd, const char *path, held_t *h)
             h->cap = cap;
         }
         ssize_t n = read(fd, h->data + h->len, CHUNK);
-        if (n < 0 && errno == EINTR && !stop_requested)
+        if (n < 0 && errno == EINTR && !follow_stop_requested())
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return got ? 1 : 0;
@@ -244,7 +207,7 @@ static int read_burst(int fd, const char *path, held_t *h)
 
 int follow_stream_run(const char *path, const cli_t *cli)
 {
-    int pipefd[2] = { -1, -1 }, fd = -1, status = 2;
+    int fd = -1, status = 2;
     bool stdin_stream = strcmp(path, "-") == 0;
     const char *name = stdin_stream ? "-" : path;
     held_t h = { 0 };
@@ -254,21 +217,12 @@ int follow_stream_run(const char *path, const cli_t *cli)
         fprintf(stderr, "pgn-arbiter: out of memory\n");
         return 2;
     }
-    if (pipe(pipefd) != 0) {
-        fprintf(stderr, "pgn-arbiter: cannot make a pipe: %s\n", strerror(errno));
+    if (!follow_catch_stop()) /* no SA_RESTART: a FIFO's open() gives way */
         goto done;
-    }
-    for (int i = 0; i < 2; i++)
-        fcntl(pipefd[i], F_SETFL, fcntl(pipefd[i], F_GETFL) | O_NONBLOCK);
-    wake_fd = pipefd[1];
-    struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: a FIFO's open() gives way */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
     /* A FIFO's open() waits for its writer, as the reader of a pipe should. */
     fd = stdin_stream ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (stop_requested) {
+        if (follow_stop_requested()) {
             status = 0;
             goto done;
         }
@@ -276,20 +230,20 @@ int follow_stream_run(const char *path, const cli_t *cli)
         goto done;
     }
     bool ended = false;
-    while (!stop_requested && !ended) {
+    while (!follow_stop_requested() && !ended) {
         int timeout = -1;
         double due = events_next_due(ev);
         if (due >= 0) {
-            double ms = (due - monotonic()) * 1000.0 + 1;
+            double ms = (due - follow_monotonic()) * 1000.0 + 1;
             timeout = ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
         }
-        struct pollfd fds[2] = { { pipefd[0], POLLIN, 0 }, { fd, POLLIN, 0 } };
+        struct pollfd fds[2] = { { follow_wake_fd(), POLLIN, 0 }, { fd, POLLIN, 0 } };
         int r = poll(fds, 2, timeout);
         if (r < 0 && errno != EINTR) {
             fprintf(stderr, "pgn-arbiter: poll: %s\n", strerror(errno));
             goto done;
         }
-        if (stop_requested)
+        if (follow_stop_requested())
             break;
         if (r > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
             int got = (fds[1].revents & POLLNVAL) ? -1 : read_burst(fd, name, &h);
@@ -306,7 +260,7 @@ int follow_stream_run(const char *path, const cli_t *cli)
         }
         if (ended) {
             /* What is left is a game the end cut off: read as such. */
-            if (h.len && !events_stream_read(ev, h.data, h.len, true, monotonic(), time(NULL), &out)) {
+            if (h.len && !events_stream_read(ev, h.data, h.len, true, follow_monotonic(), time(NULL), &out)) {
                 fprintf(stderr, "pgn-arbiter: %s: out of memory\n", name);
                 goto done;
             }
@@ -316,23 +270,20 @@ int follow_stream_run(const char *path, const cli_t *cli)
                 fprintf(stderr, "pgn-arbiter: %s: out of memory\n", name);
                 goto done;
             }
-        } else if (!events_due(ev, monotonic(), time(NULL), &out)) {
+        } else if (!events_due(ev, follow_monotonic(), time(NULL), &out)) {
             fprintf(stderr, "pgn-arbiter: %s: out of memory\n", name);
             goto done;
         }
-        if (!write_out(&out)) {
+        if (!follow_flush_out(&out)) {
             fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
             goto done;
         }
     }
-    status = write_out(&out) ? 0 : 2;
+    status = follow_flush_out(&out) ? 0 : 2;
     if (status)
         fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
 done:
-    wake_fd = -1;
-    for (int i = 0; i < 2; i++)
-        if (pipefd[i] >= 0)
-            close(pipefd[i]);
+    follow_release_stop();
     if (fd >= 0 && !stdin_stream)
         close(fd);
     events_free(ev);
