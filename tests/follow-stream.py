@@ -27,7 +27,8 @@ fifty times each, unchanged or with only their clocks changed, give their
 events once; a stream broken off in the middle of a move ends with exit 0,
 a message on stderr and no event the cut could show falsely.  --memory
 (not under sanitizers or valgrind): a game sent 10,000 times with its
-clocks changed takes no more memory than sent 1,000 times.
+clocks changed takes no more memory than sent 1,000 times, and 70 MiB that
+end no game are dropped (said) without stopping the games after them.
 Standard library only.
 """
 import argparse
@@ -304,6 +305,31 @@ def main():
                     small, large, len(game)))
             print("ok: memory: %d KB after 1,000 copies of a %d-byte game, %d KB after 10,000" % (
                 small, len(game), large), flush=True)
+            # 70 MiB that never end a game (a device given by mistake), then
+            # the round: dropped past 64 MiB, said, and the games still read.
+            proc = subprocess.Popen([args.arbiter, '--follow', '--json', '-'], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            junk = b'\0' * (1 << 20)
+            for _ in range(70):
+                proc.stdin.write(junk)
+            proc.stdin.write(b'\n\n' + b''.join(final) + PROBE)
+            proc.stdin.flush()
+            got = []
+            for line in proc.stdout:
+                got.append(json.loads(line))
+                if got[-1]["event"] == "stalemate":
+                    break
+            with open("/proc/%d/status" % proc.pid) as f:
+                hwm = int(re.search(r'^VmHWM:\s+(\d+) kB', f.read(), re.M).group(1))
+            proc.stdin.close()
+            proc.stdout.read()
+            err = proc.stderr.read().decode('utf-8', 'replace')
+            if proc.wait(timeout=TIMEOUT) != 0 or "without the end of a game: dropped" not in err or \
+                    [short(e) for e in got[:-1]] != want[:1] or hwm > 160 * 1024:
+                fail("70 MiB of no game: exit %d, %r, events %s, %d KB" % (
+                    proc.returncode, err, [short(e) for e in got], hwm))
+            print("ok: 70 MiB of no game: dropped past 64 MiB (peak %d KB), the round read after it" % hwm,
+                  flush=True)
 
 if __name__ == '__main__':
     main()

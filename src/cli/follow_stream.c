@@ -42,6 +42,7 @@
 #define CHUNK (1u << 16)          /* bytes per read() */
 #define BURST (1u << 20)          /* bytes read at most before the held text is looked at */
 #define CUT_READ_MAX (4u << 20)   /* a game under way longer than this is read only once complete */
+#define HELD_MAX (64u << 20)      /* a game under way longer than this is dropped: a stream of no games */
 
 bool follow_is_stream(const char *path)
 {
@@ -256,6 +257,14 @@ int follow_stream_run(const char *path, const cli_t *cli)
             if (!take_games(&h, ev, cli, !ended, ended, &out)) {
                 fprintf(stderr, "pgn-arbiter: %s: out of memory\n", name);
                 goto done;
+            }
+            /* Bytes that never end a game (a device, a stream of no PGN)
+             * must not fill the memory: they are dropped, and said. */
+            if (h.len > HELD_MAX) {
+                fprintf(stderr, "pgn-arbiter: %s: more than %u MiB without the end of a game: dropped\n", name,
+                        HELD_MAX >> 20);
+                h.len = h.scanned = 0;
+                h.may_end = false;
             }
         }
         if (ended) {
