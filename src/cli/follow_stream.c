@@ -19,6 +19,8 @@
  * read as cut short once per burst that ends on a pause, as long as it is
  * not huge: what it shows for sure (a claim before its last move) is said
  * at once, what it may show falsely waits for --settle, as for a file.
+ * Past HELD_MAX without the end of a game (a device, text that is not
+ * PGN), the bytes held are dropped.
  *
  * One thread: the loop sleeps in poll() on the stream, the self-pipe of
  * SIGINT and SIGTERM, and the settle time of the next waiting event. */
@@ -28,7 +30,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
