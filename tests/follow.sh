@@ -9,8 +9,11 @@
 # complete file, with a handshake instead of sleeps (see the script).  It
 # runs twice: with inotify, stopped by SIGTERM; and with --poll (stat()
 # every 20 ms), with an illegal move recorded then corrected, stopped by
-# SIGINT.  Both must exit 0 with every event written.  Then the usage
-# errors: standard input and no FILE are refused with exit status 2.
+# SIGINT.  Both must exit 0 with every event written.  tests/follow-stream.py
+# replays a recorded lichess broadcast stream (and the same games sent move
+# by move) through a pipe into --follow - and checks its events against
+# those of --follow on a file.  Then the usage errors: a stream among other
+# FILEs and no FILE are refused with exit status 2.
 #
 # Skipped (77) without python3.  Environment: PGN_ARBITER (default
 # src/pgn-arbiter), abs_top_srcdir or top_srcdir.
@@ -27,6 +30,31 @@ fi
 . "$top/tests/testlib.sh"
 test_tmp follow
 
+
+# The stream: --follow - against a recorded broadcast and the same games in a file.
+mkdir "$tmp/stream" || exit 99
+if python3 "$top/tests/follow-stream.py" --arbiter "$prog" --data "$top/tests/data/follow" \
+    --work "$tmp/stream" --memory; then
+    pass "a stream of games sent again as they grow"
+else
+    fail "a stream of games sent again as they grow"
+fi
+
+# A FIFO given as FILE is a stream too: its writer's games, then its end.
+if command -v mkfifo >/dev/null 2>&1 && command -v gzip >/dev/null 2>&1 && mkfifo "$tmp/fifo"; then
+    gzip -dc "$top/tests/data/follow/broadcast-stream.pgn.gz" >"$tmp/fifo" &
+    "$prog" --follow "$tmp/fifo" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
+    rc=$?
+    wait
+    if [ "$rc" -eq 0 ] && [ ! -s "$tmp/fifo.err" ] && [ "$(grep -c '): checkmate at 17...Qd1#' "$tmp/fifo.out")" -eq 2 ] &&
+        [ "$(wc -l <"$tmp/fifo.out")" -eq 3 ]; then
+        pass "--follow FIFO: the recorded round's three events, exit 0"
+    else
+        fail "--follow FIFO: exit $rc, $(cat "$tmp/fifo.out" "$tmp/fifo.err")"
+    fi
+else
+    echo "note: no mkfifo: the FIFO case is not run"
+fi
 
 for scenario in round poll; do
     mkdir "$tmp/$scenario" || exit 99
@@ -55,8 +83,7 @@ usage() {
     fi
 }
 : >"$tmp/a.pgn"
-usage "standard input cannot be read again" --follow -
-usage "standard input cannot be read again" --follow "$tmp/a.pgn" -
+usage "reads a stream (standard input, a FIFO) alone" --follow "$tmp/a.pgn" -
 usage "needs at least one FILE" --follow
 usage "needs plain files" --follow "$tmp"
 usage "go with --follow" --settle 1 "$tmp/a.pgn"

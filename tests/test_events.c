@@ -1,5 +1,5 @@
 /* test_events.c: unit tests for src/cli/events.c, what --follow says about
- * each read of a file.  Time is a parameter of events_read() and
+ * each read of a file, and about each text of a stream (--follow -).  Time is a parameter of events_read() and
  * events_due(), so the settle rules are tested at exact instants, without
  * waiting.  The games are short and checked by hand against the Laws:
  *
@@ -349,6 +349,113 @@ START_TEST(only)
 }
 END_TEST
 
+/* ---- a stream (--follow -): each text holds copies of some games ---------- */
+
+/* The stream's next text: copies of games, read as they come. */
+static void send_at(watch_t *w, bool last_cut, double now)
+{
+    ck_assert(events_stream_read(w->e, w->text, w->len, last_cut, now, 0, &w->out));
+}
+
+/* Each copy replaces the one before; the others stay as they were, and a
+ * game's number is its place in the order of first arrival. */
+START_TEST(stream_copies)
+{
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 2, "*", "1. f3 e5 ", "*");
+    add(&w, 1, "*", "1. f3 e5 2. g4 ", "*");
+    send_at(&w, false, 0);
+    ck_assert_uint_eq(w.out.len, 0);
+    put(&w, 1, "*", FOOLS, "*");
+    send_at(&w, false, 1);
+    ck_assert_str_eq(untimed(&w.out, true),
+                     JHEAD(2, 1) ",\"event\":\"checkmate\",\"ply\":4,\"move\":\"2...Qh4#\",\"message\":\"" MATE_MSG "\"}\n");
+    /* Board 2 sent again, board 1 sent again unchanged or with a clock
+     * comment: nothing new, nothing withdrawn. */
+    put(&w, 2, "*", "1. f3 e5 2. g4 ", "*");
+    add(&w, 1, "*", FOOLS, "*");
+    add(&w, 1, "*", "1. f3 {[%clk 1:00:00]} e5 2. g4 Qh4# ", "*");
+    send_at(&w, false, 2);
+    ck_assert_uint_eq(w.out.len, 0);
+    /* The mate taken back, then played again, in one text: each copy is
+     * read in turn. */
+    put(&w, 1, "*", "1. f3 e5 2. g4 ", "*");
+    add(&w, 1, "0-1", FOOLS, "0-1");
+    send_at(&w, false, 3);
+    const char *s = untimed(&w.out, true);
+    ck_assert_msg(strstr(s, "\"event\":\"withdrawn\",\"withdraws\":\"checkmate\"") &&
+                      strstr(strstr(s, "withdrawn"), "\"event\":\"checkmate\""),
+                  "got %s", s);
+    ck_assert(events_next_due(w.e) < 0);
+    /* An illegal move corrected by the next copy in the same text: the
+     * event it waited for is gone. */
+    put(&w, 3, "*", "1. e4 e5 2. Ke3 ", "*");
+    add(&w, 3, "*", "1. e4 e5 2. Ke2 ", "*");
+    send_at(&w, false, 4);
+    due(&w, 100);
+    ck_assert_uint_eq(w.out.len, 0);
+    watch_end(&w);
+}
+END_TEST
+
+/* A copy cut short waits as a file's last game does; at the end of the
+ * stream what waits is written, but not what the cut may show. */
+START_TEST(stream_cut_and_end)
+{
+    watch_t w;
+    watch_start(&w, true, 0);
+    put(&w, 1, "*", "1. e4 e5 2. Ke3 ", "*");
+    send_at(&w, false, 0);
+    ck_assert_uint_eq(w.out.len, 0); /* an illegal move waits for the settle time */
+    /* Board 2 cut inside its move: reads as illegal, and waits. */
+    snprintf(w.text, sizeof w.text, "[Event \"Open\"]\n[Round \"1\"]\n[White \"A2\"]\n[Black \"B2\"]\n"
+                                    "[Result \"*\"]\n[Board \"2\"]\n\n1. e4 e5 2. Ke");
+    w.len = strlen(w.text);
+    send_at(&w, true, 0.5);
+    ck_assert_uint_eq(w.out.len, 0);
+    ck_assert(events_end(w.e, 0, &w.out));
+    const char *s = untimed(&w.out, true);
+    ck_assert_msg(strstr(s, "\"Board\":\"1\"") && strstr(s, "\"event\":\"illegal\"") && !strstr(s, "\"Board\":\"2\""),
+                  "got %s", s);
+    watch_end(&w);
+}
+END_TEST
+
+/* The URL of a lichess broadcast chapter names the game, whatever its
+ * other tags say; a round's URL (one segment less) names no game. */
+START_TEST(stream_chapter_url)
+{
+    static const char url[] = "https://lichess.org/broadcast/open/round-1/abcdEFGH/";
+    watch_t w;
+    watch_start(&w, true, 0);
+    w.len = 0;
+    for (int k = 0; k < 2; k++)
+        w.len += (size_t)snprintf(w.text + w.len, sizeof w.text - w.len,
+                                  "[Event \"Open\"]\n[Round \"1.%d\"]\n[White \"A\"]\n[Black \"B\"]\n[GameURL \"%s%s\"]\n\n%s*\n\n",
+                                  k + 1, url, k ? "chapter2" : "chapter1", FOOLS);
+    send_at(&w, false, 0);
+    const char *s = untimed(&w.out, true);
+    ck_assert_msg(strstr(s, "\"game\":1") && strstr(s, "\"game\":2"), "got %s", s);
+    /* Chapter 1 sent again with its round corrected: the same game. */
+    w.len = (size_t)snprintf(w.text, sizeof w.text,
+                             "[Event \"Open\"]\n[Round \"1.3\"]\n[White \"A\"]\n[Black \"B\"]\n[GameURL \"%schapter1\"]\n\n%s*\n\n",
+                             url, FOOLS);
+    send_at(&w, false, 1);
+    ck_assert_uint_eq(w.out.len, 0);
+    /* The round's own URL: games told apart by Round, White and Black. */
+    w.len = 0;
+    for (int k = 0; k < 2; k++)
+        w.len += (size_t)snprintf(w.text + w.len, sizeof w.text - w.len,
+                                  "[Event \"Open\"]\n[Round \"2.%d\"]\n[White \"A\"]\n[Black \"B\"]\n[GameURL \"%.*s\"]\n\n%s*\n\n",
+                                  k + 1, (int)strlen(url) - 1, url, FOOLS);
+    send_at(&w, false, 2);
+    s = untimed(&w.out, true);
+    ck_assert_msg(strstr(s, "\"game\":3") && strstr(s, "\"game\":4"), "got %s", s);
+    watch_end(&w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("events");
@@ -364,6 +471,9 @@ int main(void)
     tcase_add_test(tc, matching);
     tcase_add_test(tc, result_contradicted);
     tcase_add_test(tc, only);
+    tcase_add_test(tc, stream_copies);
+    tcase_add_test(tc, stream_cut_and_end);
+    tcase_add_test(tc, stream_chapter_url);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -8,12 +8,14 @@
  * reports nothing, and no event is written twice. */
 #include "events.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explain.h"
+#include "follow_util.h"
 
 enum ev {
     EV_CHECKMATE, EV_STALEMATE, EV_DEAD, EV_FIVEFOLD, EV_SEVENTYFIVE, EV_THREEFOLD, EV_FIFTY,
@@ -47,6 +49,8 @@ typedef struct gstate {
     list_t reported; /* written, and not withdrawn since */
     list_t waiting;  /* seen, not yet written: uncertain until unchanged for the settle time */
     uint64_t gen;    /* the last read that held the game */
+    uint64_t number; /* a stream's game: its place in the order of first arrival, from 1 */
+    bool cut;        /* a stream's game: its last copy may be cut short (more of it may come) */
 } gstate_t;
 
 struct events {
@@ -54,7 +58,8 @@ struct events {
     const cli_t *cli;
     gstate_t *games;
     size_t n, cap;
-    uint64_t gen; /* reads so far */
+    uint64_t gen;    /* reads so far (of a stream: copies of games read so far) */
+    uint64_t number; /* the game number the lines being rendered give */
     bool oom;
 };
 
@@ -148,18 +153,61 @@ static const char *tag_of(const arb_game *g, const char *name)
     return NULL;
 }
 
-/* The game's identity across rewrites: Round and Board, else Round, White
- * and Black, else its place in the file.  Tag values are separated by a
- * byte that cannot occur in them. */
-static void game_key(const arb_game *g, char *out, size_t cap)
+/* True if url names one chapter of a lichess study or broadcast:
+ * https://lichess.org/study/STUDY/CHAPTER or
+ * https://lichess.org/broadcast/TOUR/ROUND/ROUNDID/CHAPTER (the round's own
+ * URL, one segment shorter, is the same for every game of the round). */
+static bool chapter_url(const char *url)
+{
+    const char *p = url;
+    if (strncmp(p, "https://", 8) == 0)
+        p += 8;
+    else if (strncmp(p, "http://", 7) == 0)
+        p += 7;
+    else
+        return false;
+    int want;
+    if (strncmp(p, "lichess.org/study/", 18) == 0)
+        p += 18, want = 2;
+    else if (strncmp(p, "lichess.org/broadcast/", 22) == 0)
+        p += 22, want = 4;
+    else
+        return false;
+    int segments = 0;
+    while (*p && *p != '?' && *p != '#') {
+        size_t k = strcspn(p, "/?#");
+        if (k == 0)
+            return false;
+        segments++;
+        p += k;
+        if (*p == '/')
+            p++;
+    }
+    return segments == want;
+}
+
+/* The game's identity across rewrites and resends: the URL of its lichess
+ * study or broadcast chapter (Site or GameURL), else Round and Board, else
+ * Round, White and Black, else its place in the file (in a stream, which
+ * has no places: Event, White and Black as they are).  Tag values are
+ * separated by a byte that cannot occur in them. */
+static void game_key(const arb_game *g, bool stream, char *out, size_t cap)
 {
     const char *round = tag_of(g, "Round"), *board = tag_of(g, "Board");
     const char *white = tag_of(g, "White"), *black = tag_of(g, "Black");
-    if (round && board)
+    const char *site = tag_of(g, "Site"), *url = tag_of(g, "GameURL");
+    if (url && chapter_url(url))
+        snprintf(out, cap, "url\x1f%s", url);
+    else if (site && chapter_url(site))
+        snprintf(out, cap, "url\x1f%s", site);
+    else if (round && board)
         snprintf(out, cap, "rb\x1f%s\x1f%s", round, board);
     else if (round && white && black)
         snprintf(out, cap, "rwb\x1f%s\x1f%s\x1f%s", round, white, black);
-    else
+    else if (stream) {
+        const char *event = tag_of(g, "Event");
+        snprintf(out, cap, "ewb\x1f%s\x1f%s\x1f%s", event ? event : "", white ? white : "", black ? black : "");
+    } else
         snprintf(out, cap, "n\x1f%llu", (unsigned long long)g->number);
 }
 
@@ -192,7 +240,7 @@ static gstate_t *game_state(events_t *e, const char *key, size_t hint)
     char *k = strdup(key);
     if (!k)
         return NULL;
-    e->games[e->n] = (gstate_t){ .key = k };
+    e->games[e->n] = (gstate_t){ .key = k, .number = (uint64_t)e->n + 1 };
     return &e->games[e->n++];
 }
 
@@ -303,7 +351,7 @@ static char *render(const events_t *e, const arb_game *g, enum ev ev, int32_t pl
     if (e->cli->json) {
         strbuf_puts(&b, ",\"file\":");
         report_json_string(&b, e->file, strlen(e->file));
-        snprintf(num, sizeof num, ",\"game\":%llu,\"tags\":{", (unsigned long long)g->number);
+        snprintf(num, sizeof num, ",\"game\":%llu,\"tags\":{", (unsigned long long)e->number);
         strbuf_puts(&b, num);
         static const char *const names[] = { "Event", "Round", "Board", "White", "Black" };
         bool first = true;
@@ -353,7 +401,7 @@ static char *render(const events_t *e, const arb_game *g, enum ev ev, int32_t pl
             strbuf_puts(&b, " ");
         }
         if (!round && !board) {
-            snprintf(num, sizeof num, "game %llu ", (unsigned long long)g->number);
+            snprintf(num, sizeof num, "game %llu ", (unsigned long long)e->number);
             strbuf_puts(&b, num);
         }
         strbuf_puts(&b, "(");
@@ -451,14 +499,6 @@ static size_t candidates(const events_t *e, const arb_game *g, bool provisional,
     return n;
 }
 
-static bool only_space(const char *s, size_t from, size_t len)
-{
-    for (size_t i = from; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-            return false;
-    return true;
-}
-
 /* The id "KIND PLY MOVE EXTRA" read back: kind, ply and move of a reported
  * event (for its withdrawal). */
 static void parse_id(const char *id, enum ev *ev, int32_t *ply, char *move, size_t cap)
@@ -552,12 +592,20 @@ static bool game_events(events_t *e, gstate_t *st, const char *text, const arb_g
     return ok;
 }
 
-bool events_read(events_t *e, const char *text, size_t len, double now, time_t wall, strbuf_t *out)
+/* Reads the games of text[0..len) into e.  A file (stream false): the
+ * whole file as it is now, its games matched by game_key() or, the same
+ * tags twice, by their order; a game it no longer holds keeps what it
+ * reported.  A stream: some of its games, each read as a new copy of the
+ * game it names (one read each, so that two copies of a game in one text
+ * are read in turn); last_cut: the last game may be cut short. */
+static bool read_games(events_t *e, const char *text, size_t len, bool stream, bool last_cut, double now,
+                       time_t wall, strbuf_t *out)
 {
     arb_reader *r = arb_reader_new(&e->cli->lib);
     if (!r)
         return false;
-    e->gen++;
+    if (!stream)
+        e->gen++;
     arb_reader_feed(r, text, len);
     arb_reader_finish(r);
     bool oom = false, ok = true;
@@ -565,14 +613,17 @@ bool events_read(events_t *e, const char *text, size_t len, double now, time_t w
     size_t index = 0;
     char key[512];
     while ((g = arb_reader_next(r, &oom)) != NULL) {
-        bool provisional = !g->marker && only_space(text, (size_t)g->where.end, len);
-        game_key(g, key, sizeof key);
+        bool last = follow_only_space(text, (size_t)g->where.end, len);
+        bool provisional = stream ? last_cut && last : !g->marker && last;
+        game_key(g, stream, key, sizeof key);
         /* A game cut inside its tags names no game yet: its tags may be cut too. */
-        if (provisional && !g->has_movetext && !game_find(e, key, index))
+        if (provisional && !g->has_movetext && (stream || !game_find(e, key, index)))
             continue;
+        if (stream)
+            e->gen++;
         gstate_t *st = game_state(e, key, index);
-        /* The same tags twice in one read: the second is another game. */
-        for (unsigned k = 2; st && st->gen == e->gen; k++) {
+        /* The same tags twice in one read of a file: the second is another game. */
+        for (unsigned k = 2; !stream && st && st->gen == e->gen; k++) {
             char again[600];
             snprintf(again, sizeof again, "%s\x1f#%u", key, k);
             st = game_state(e, again, index);
@@ -582,17 +633,38 @@ bool events_read(events_t *e, const char *text, size_t len, double now, time_t w
             break;
         }
         st->gen = e->gen;
+        st->cut = provisional;
         index = (size_t)(st - e->games) + 1;
+        e->number = stream ? st->number : g->number;
         ok = game_events(e, st, text, g, provisional, now, wall, out) && ok;
     }
     ok = ok && !oom && !out->oom;
-    /* A game this read does not hold (cut off by a write under way) keeps
-     * what it reported; what it was waiting for starts again. */
-    for (size_t i = 0; i < e->n; i++)
+    /* A game this read of a file does not hold (cut off by a write under
+     * way) keeps what it reported; what it was waiting for starts again. */
+    for (size_t i = 0; !stream && i < e->n; i++)
         if (e->games[i].gen != e->gen)
             list_clear(&e->games[i].waiting);
     arb_reader_free(r);
     return ok;
+}
+
+bool events_read(events_t *e, const char *text, size_t len, double now, time_t wall, strbuf_t *out)
+{
+    return read_games(e, text, len, false, false, now, wall, out);
+}
+
+bool events_stream_read(events_t *e, const char *text, size_t len, bool last_cut, double now, time_t wall,
+                        strbuf_t *out)
+{
+    return read_games(e, text, len, true, last_cut, now, wall, out);
+}
+
+bool events_end(events_t *e, time_t wall, strbuf_t *out)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->games[i].cut)
+            list_clear(&e->games[i].waiting);
+    return events_due(e, HUGE_VAL, wall, out);
 }
 
 bool events_due(events_t *e, double now, time_t wall, strbuf_t *out)

@@ -2,8 +2,9 @@
  * since the file was last read, as event lines.
  *
  * Each read of the file is replayed whole; its games are matched with the
- * games of earlier reads by their tags (Round and Board, else Round, White
- * and Black, else their place in the file), and each fact, illegal move,
+ * games of earlier reads by their tags (the URL of a lichess study or
+ * broadcast chapter in Site or GameURL, else Round and Board, else Round,
+ * White and Black, else their place in the file), and each fact, illegal move,
  * unreadable text or contradicted result is an event written once.  A fact
  * that a later read no longer shows (moves taken back) is withdrawn.
  * What a half-written file could show falsely waits until it has stayed
@@ -30,6 +31,21 @@ void events_free(events_t *e);
  * monotonic clock, seconds) and `wall` (the time printed), and appends the
  * lines of the events it makes certain to out.  False if memory ran out. */
 bool events_read(events_t *e, const char *text, size_t len, double now, time_t wall, strbuf_t *out);
+
+/* Takes text[0..len), games of a stream (--follow -) where each game is
+ * sent again whole as it grows: each game read replaces the earlier copy
+ * of the game it names (games named by none of the tags above are matched
+ * by Event, White and Black); the other games stay as they were.
+ * last_cut: the last game of text may be cut short (more of it may come).
+ * Appends the lines of the events it makes certain to out.  False if
+ * memory ran out. */
+bool events_stream_read(events_t *e, const char *text, size_t len, bool last_cut, double now, time_t wall,
+                        strbuf_t *out);
+
+/* The end of a stream: appends every event still waiting, as nothing can
+ * change it any more, except those of a game whose last copy was cut short
+ * (what the cut may have shown falsely).  False if memory ran out. */
+bool events_end(events_t *e, time_t wall, strbuf_t *out);
 
 /* Appends the lines of the events that waited for the settle time and
  * have waited long enough at `now`.  False if memory ran out. */

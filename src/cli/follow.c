@@ -14,7 +14,8 @@
  * The loop sleeps in poll() until a change, a waiting event's settle time,
  * the next stat() round (--poll, or no inotify), or a signal.  SIGINT and
  * SIGTERM only set a flag and write a byte to a pipe that poll() watches
- * (the self-pipe), so the loop wakes, writes what it holds and returns. */
+ * (the self-pipe of follow_util.c), so the loop wakes, writes what it
+ * holds and returns. */
 #include "follow.h"
 
 #include <errno.h>
@@ -33,25 +34,9 @@
 #endif
 
 #include "events.h"
+#include "follow_util.h"
 
 #define DEBOUNCE 0.05 /* seconds: a file still open for writing is read this long after its first change */
-
-/* The signal handler's only way out: a flag and the write end of the
- * self-pipe.  (Signal handlers can reach nothing else.) */
-static volatile sig_atomic_t stop_requested;
-static int wake_fd = -1;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    int saved = errno;
-    stop_requested = 1;
-    if (wake_fd >= 0) {
-        ssize_t n = write(wake_fd, "", 1);
-        (void)n;
-    }
-    errno = saved;
-}
 
 typedef struct watched {
     const char *path; /* as given */
@@ -68,13 +53,6 @@ typedef struct watched {
     bool have_sb;
     int last_errno;    /* the error of the last failed read, 0 if none (said once) */
 } watched_t;
-
-static double monotonic(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Reads the whole file into w->next; true if it now holds a text that
  * differs from the last one (which it then replaces).  A file that cannot
@@ -152,14 +130,6 @@ static bool stat_changed(watched_t *w)
     return changed;
 }
 
-/* Writes out to standard output and flushes it: notifiers read line by line. */
-static bool flush_out(strbuf_t *out)
-{
-    bool ok = !out->oom && (out->len == 0 || fwrite(out->data, 1, out->len, stdout) == out->len);
-    strbuf_clear(out);
-    return fflush(stdout) == 0 && ok;
-}
-
 #ifdef HAVE_SYS_INOTIFY_H
 /* Marks the files an inotify event names as changed. */
 static void inotify_drain(int ifd, watched_t *w, size_t n, double now)
@@ -216,7 +186,7 @@ static bool watched_init(watched_t *w, const char *path, const cli_t *cli)
 int follow_run(char *const *paths, size_t n, const cli_t *cli)
 {
     watched_t *w = calloc(n, sizeof *w);
-    int pipefd[2] = { -1, -1 }, ifd = -1, status = 2;
+    int ifd = -1, status = 2;
     strbuf_t out = { 0 };
     size_t ready = 0;
     if (!w) {
@@ -226,17 +196,8 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
     for (; ready < n; ready++)
         if (!watched_init(&w[ready], paths[ready], cli))
             goto done;
-    if (pipe(pipefd) != 0) {
-        fprintf(stderr, "pgn-arbiter: cannot make a pipe: %s\n", strerror(errno));
+    if (!follow_catch_stop())
         goto done;
-    }
-    for (int i = 0; i < 2; i++)
-        fcntl(pipefd[i], F_SETFL, fcntl(pipefd[i], F_GETFL) | O_NONBLOCK);
-    wake_fd = pipefd[1];
-    struct sigaction sa = { .sa_handler = on_stop };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 
     bool polling = cli->poll;
 #ifdef HAVE_SYS_INOTIFY_H
@@ -258,15 +219,15 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
 #else
     polling = true;
 #endif
-    double interval = cli->interval_ms / 1000.0, next_poll = monotonic() + interval;
+    double interval = cli->interval_ms / 1000.0, next_poll = follow_monotonic() + interval;
     for (size_t i = 0; i < n; i++) {
         w[i].dirty = true;
         w[i].read_at = 0;
         if (polling)
             stat_changed(&w[i]);
     }
-    while (!stop_requested) {
-        double now = monotonic();
+    while (!follow_stop_requested()) {
+        double now = follow_monotonic();
         /* Every changed file is read, in the order given, once one is due:
          * so an event of a later file never comes before those of an
          * earlier file changed before it. */
@@ -295,7 +256,7 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
             if (at >= 0 && (wake < 0 || at < wake))
                 wake = at;
         }
-        if (!flush_out(&out)) {
+        if (!follow_flush_out(&out)) {
             fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
             goto done;
         }
@@ -304,13 +265,13 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
             double ms = (wake - now) * 1000.0 + 1;
             timeout = ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
         }
-        struct pollfd fds[2] = { { pipefd[0], POLLIN, 0 }, { ifd, POLLIN, 0 } };
+        struct pollfd fds[2] = { { follow_wake_fd(), POLLIN, 0 }, { ifd, POLLIN, 0 } };
         int r = poll(fds, ifd >= 0 ? 2 : 1, timeout);
         if (r < 0 && errno != EINTR) {
             fprintf(stderr, "pgn-arbiter: poll: %s\n", strerror(errno));
             goto done;
         }
-        now = monotonic();
+        now = follow_monotonic();
 #ifdef HAVE_SYS_INOTIFY_H
         if (ifd >= 0 && r > 0 && (fds[1].revents & POLLIN))
             inotify_drain(ifd, w, n, now);
@@ -324,14 +285,11 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
             next_poll = now + interval;
         }
     }
-    status = flush_out(&out) ? 0 : 2;
+    status = follow_flush_out(&out) ? 0 : 2;
     if (status)
         fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
 done:
-    wake_fd = -1;
-    for (int i = 0; i < 2; i++)
-        if (pipefd[i] >= 0)
-            close(pipefd[i]);
+    follow_release_stop();
     if (ifd >= 0)
         close(ifd);
     for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include "dead.h"
 #include "files.h"
 #include "follow.h"
+#include "follow_stream.h"
 #include "game.h"
 #include "process.h"
 
@@ -84,7 +85,8 @@ static const struct option_spec {
       "watch the FILEs of games in progress and write one line per\n"
       "new claim, end of game, illegal move, contradicted result or\n"
       "withdrawn fact as they change (with --json: JSON lines); runs\n"
-      "until interrupted" },
+      "until interrupted; - or a FIFO: a stream of games sent again\n"
+      "whole as they grow (a lichess broadcast), read to its end" },
     { "settle", OPT_SETTLE, required_argument, "SECONDS",
       "with --follow: how long what a half-written file could show\n"
       "falsely (an illegal move, unreadable text, a fact at the last\n"
@@ -581,8 +583,10 @@ int main(int argc, char **argv)
         if (optind >= argc)
             usage_error("%s", "--follow needs at least one FILE");
         for (int i = optind; i < argc; i++)
-            if (strcmp(argv[i], "-") == 0)
-                usage_error("%s", "--follow follows files: standard input cannot be read again as it changes");
+            if (follow_is_stream(argv[i]) && argc - optind > 1)
+                usage_error("%s", "--follow reads a stream (standard input, a FIFO) alone, without other FILEs");
+        if (follow_is_stream(argv[optind]))
+            return follow_stream_run(argv[optind], &cli);
         return follow_run(argv + optind, (size_t)(argc - optind), &cli);
     }
     stats_t st = { 0 };
