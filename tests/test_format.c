@@ -114,7 +114,7 @@ static arb_game game(void)
 START_TEST(github_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     format_game(&b, CLI_FORMAT_GITHUB, false, false, "./d,1/a:b.pgn", &g, &c);
     SAME("two warnings", &b,
@@ -141,7 +141,7 @@ END_TEST
 START_TEST(junit_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     format_game(&b, CLI_FORMAT_JUNIT, false, false, "a&b.pgn", &g, &c);
     SAME("warnings in the output", &b,
@@ -172,7 +172,7 @@ END_TEST
 START_TEST(sarif_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     g.marker = "1-0"; /* one warning left: no Result tag */
     format_game(&b, CLI_FORMAT_SARIF, false, false, "./x y.pgn", &g, &c);
@@ -197,7 +197,7 @@ START_TEST(numbers_tracked)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         strbuf_t b = { 0 };
         b.track_numbers = true;
-        report_counts_t c = { 0, 0 };
+        report_counts_t c = { 0, 0, 0 };
         format_game(&b, want[i].f, false, false, "a.pgn", &g, &c);
         CHECK(b.nnumbers == want[i].numbers, "format %d: %zu numbers remembered, expected %zu", (int)want[i].f,
               b.nnumbers, want[i].numbers);

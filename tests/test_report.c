@@ -732,7 +732,7 @@ static void check_at(const char *file, int line, const arb_game *g, bool strict,
                      unsigned long long errors, unsigned long long warnings)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     report_check(&b, g, "f.pgn", strict, &c);
     char what[64];
     snprintf(what, sizeof what, "report_check (strict %s)", strict ? "on" : "off");
@@ -989,7 +989,7 @@ START_TEST(check_counts_add_up)
     r.g.result = r.g.adjudicated = NULL;
     r.g.marker = NULL;
     strbuf_t b = { 0 };
-    report_counts_t c = { 10, 20 };
+    report_counts_t c = { 10, 20, 0 };
     report_check(&b, &r.g, "f.pgn", false, &c);
     report_check(&b, &r.g, "f.pgn", false, &c);
     CHECK(c.errors == 10 && c.warnings == 24, "counts %llu/%llu, expected 10/24", c.errors, c.warnings);
@@ -1060,7 +1060,7 @@ START_TEST(game_numbers_tracked)
     NUMBERS_OK(&b, 1, 1234);
     report_text(&b, &r.g, "1234.pgn");
     NUMBERS_OK(&b, 2, 1234);
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     r.g.marker = NULL;
     report_check(&b, &r.g, "1234.pgn", false, &c);
     NUMBERS_OK(&b, 4, 1234); /* wrong result, no marker */
@@ -1148,7 +1148,7 @@ START_TEST(colour_check)
     r.g.plies = 6;
     for (int strict = 0; strict < 2; strict++) {
         strbuf_t plain = { 0 }, off = { 0 }, on = { 0 };
-        report_counts_t c1 = { 0, 0 }, c2 = { 0, 0 }, c3 = { 0, 0 };
+        report_counts_t c1 = { 0, 0, 0 }, c2 = { 0, 0, 0 }, c3 = { 0, 0, 0 };
         report_check(&plain, &r.g, "f.pgn", strict, &c1);
         report_check_color(&off, &r.g, "f.pgn", strict, false, &c2);
         report_check_color(&on, &r.g, "f.pgn", strict, true, &c3);
