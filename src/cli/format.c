@@ -191,15 +191,16 @@ typedef struct sink {
     strbuf_t skip;       /* junit: its accepted problems */
 } sink_t;
 
-/* " (accepted: WHY)" or " (accepted)", after an accepted problem's message. */
+/* " (accepted by its ArbiterAccept tag: WHY)" or " (accepted by the
+ * baseline)", after an accepted problem's message. */
 static void accepted_note(strbuf_t *b, const format_verdict_t *v, void (*put)(strbuf_t *, const char *))
 {
-    strbuf_puts(b, " (accepted");
+    strbuf_puts(b, v->accepted == FORMAT_IN_SOURCE ? " (accepted by its ArbiterAccept tag" : " (accepted by the baseline");
     if (v->why[0]) {
         strbuf_puts(b, ": ");
         put(b, v->why);
     }
-    strbuf_puts(b, v->accepted == FORMAT_IN_SOURCE ? " by its ArbiterAccept tag)" : " by the baseline)");
+    strbuf_puts(b, ")");
 }
 
 static void github_message(strbuf_t *b, const char *s)
