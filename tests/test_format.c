@@ -175,11 +175,13 @@ START_TEST(sarif_game)
     report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     g.marker = "1-0"; /* one warning left: no Result tag */
+    g.id = 0xff;
     format_game(&b, CLI_FORMAT_SARIF, false, false, "./x y.pgn", &g, &c);
     SAME("one result", &b,
          "        {\"ruleId\":\"missing-result\",\"ruleIndex\":5,\"level\":\"warning\",\"message\":{\"text\":"
          "\"game 7 (50%, Ann: B\\nC v <Bo>): no Result tag\"},\"locations\":[{\"physicalLocation\":"
          "{\"artifactLocation\":{\"uri\":\"x%20y.pgn\"},\"region\":{\"startLine\":3,\"startColumn\":1}}}],"
+         "\"partialFingerprints\":{\"gameId/v1\":\"v1:00000000000000ff\",\"ruleId/v1\":\"missing-result\"},"
          "\"properties\":{\"game\":7}}\n");
     strbuf_free(&b);
 }
