@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct entry {
     uint64_t id;
@@ -27,6 +28,7 @@ struct baseline {
     entry_t *e;
     size_t n, cap;
     key_t *order;  /* the entries sorted by (id, rule, line) */
+    strbuf_t inputs; /* the inputs of this run as entries name them, each NUL-terminated */
 };
 
 /* ---- one line: a JSON object of strings and numbers ---- */
@@ -315,6 +317,7 @@ void baseline_free(baseline_t *bl)
     }
     free(bl->e);
     free(bl->order);
+    strbuf_free(&bl->inputs);
     free(bl->path);
     free(bl);
 }
@@ -537,11 +540,30 @@ static void stale_one(const baseline_t *bl, const entry_t *e, cli_format_t f, bo
     strbuf_free(&path);
 }
 
+void baseline_input(baseline_t *bl, const char *name)
+{
+    format_path(&bl->inputs, name, false);
+    strbuf_append(&bl->inputs, "", 1);
+}
+
+/* Can entry e be stale: was its file read, or is it gone?  (A file not
+ * read, as when a hook checks only the files of a commit, says nothing of
+ * its games.) */
+static bool in_question(const baseline_t *bl, const entry_t *e)
+{
+    if (!e->file || !*e->file || access(e->file, F_OK) != 0)
+        return true;
+    for (size_t at = 0; at < bl->inputs.len; at += strlen(bl->inputs.data + at) + 1)
+        if (strcmp(bl->inputs.data + at, e->file) == 0)
+            return true;
+    return false;
+}
+
 size_t baseline_stale(const baseline_t *bl, cli_format_t f, bool strict, strbuf_t *b, report_counts_t *counts)
 {
     size_t n = 0;
     for (size_t i = 0; i < bl->n; i++) {
-        if (bl->e[i].used)
+        if (bl->e[i].used || !in_question(bl, &bl->e[i]))
             continue;
         stale_one(bl, &bl->e[i], f, strict, b);
         n++;

@@ -35,9 +35,13 @@ bool baseline_take(baseline_t *bl, uint64_t id, report_rule_t rule);
 /* Appends the entry that accepts problem p of game g in input `name`. */
 void baseline_entry(strbuf_t *b, const char *name, const arb_game *g, const report_problem_t *p);
 
+/* Notes that input `name` is read in this run. */
+void baseline_input(baseline_t *bl, const char *name);
+
 /* Appends the entries of bl that accepted nothing, as format f gives
  * problems (for sarif and junit: held-file lines), and counts them as
- * warnings (errors with strict).  Returns how many there were. */
+ * warnings (errors with strict): those whose file was read in this run
+ * (baseline_input()) or no longer exists.  Returns how many there were. */
 size_t baseline_stale(const baseline_t *bl, cli_format_t f, bool strict, strbuf_t *b, report_counts_t *counts);
 
 /* The file's name as given. */

@@ -529,7 +529,7 @@ static void keep_freed_memory(void)
 }
 
 /* --baseline read, --write-baseline's file opened; false (said) if not. */
-static bool open_baselines(cli_t *cli)
+static bool open_baselines(cli_t *cli, int argc, char **argv)
 {
     if (cli->baseline_path) {
         char err[600];
@@ -538,6 +538,9 @@ static bool open_baselines(cli_t *cli)
             return false;
         }
     }
+    for (int i = optind; cli->baseline && i <= argc; i++)
+        if (i < argc || optind == argc)
+            baseline_input(cli->baseline, i < argc ? argv[i] : "-");
     if (cli->write_baseline && !(cli->baseline_out = fopen(cli->write_baseline, "w"))) {
         fprintf(stderr, "pgn-arbiter: %s: error: cannot write the baseline: %s\n", cli->write_baseline,
                 strerror(errno));
@@ -579,7 +582,7 @@ int main(int argc, char **argv)
     sigaction(SIGBUS, &bus, NULL);
     keep_freed_memory();
     cli_t opts = parse_options(argc, argv);
-    if (!open_baselines(&opts))
+    if (!open_baselines(&opts, argc, argv))
         return EXIT_USAGE;
     const cli_t cli = opts;
     if (cli.fen)
