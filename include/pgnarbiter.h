@@ -182,8 +182,10 @@ typedef struct arb_game {
      * 3 bishop, 4 rook, 5 queen, 0 none) and its kind (capture 1, en passant
      * 2, castling 4, double pawn step 8, null move 16, or-ed); the text of
      * the move that could not be played, as a tag value ("" if none); and
-     * in eight bytes the FNV-1a (64 bits) of the texts of the mainline's
-     * moves after it, each without its final + # ! ?, followed by a space.
+     * in eight bytes the FNV-1a (64 bits, from its offset basis) of the
+     * texts of the mainline's moves not replayed (after that move, or all
+     * when the start position was refused), each without its final
+     * + # ! ? and followed by a space.
      * So line breaks, move numbers, comments, glyphs, variations, other
      * tags and the result leave it as it is; one move changes it.  Stable:
      * another way of computing it would be "v2". */

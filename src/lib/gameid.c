@@ -128,12 +128,12 @@ uint64_t gameid_xxh64(const void *data, size_t len, uint64_t seed)
     return gameid_digest(&h);
 }
 
+
+static void little_endian(gameid_t *h, uint64_t v, int n);
+
 void gameid_string(gameid_t *h, const char *value, size_t len)
 {
-    uint32_t n = value ? (uint32_t)len : 0xFFFFFFFFu;
-    unsigned char le[4] = { (unsigned char)n, (unsigned char)(n >> 8), (unsigned char)(n >> 16),
-                            (unsigned char)(n >> 24) };
-    gameid_update(h, le, 4);
+    little_endian(h, value ? (uint32_t)len : 0xFFFFFFFFu, 4);
     if (value)
         gameid_update(h, value, len);
 }
@@ -145,6 +145,43 @@ uint64_t gameid_fnv1a(uint64_t h, const char *text, size_t len)
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+uint64_t gameid_tail(uint64_t tail, const char *text, size_t len)
+{
+    while (len && (text[len - 1] == '+' || text[len - 1] == '#' || text[len - 1] == '!' || text[len - 1] == '?'))
+        len--;
+    return gameid_fnv1a(gameid_fnv1a(tail, text, len), " ", 1);
+}
+
+/* v in n bytes, least significant first. */
+static void little_endian(gameid_t *h, uint64_t v, int n)
+{
+    unsigned char le[8];
+    for (int i = 0; i < n; i++)
+        le[i] = (unsigned char)(v >> (8 * i));
+    gameid_update(h, le, (size_t)n);
+}
+
+uint64_t gameid_game(const arb_game *g, const move_t *moves, uint32_t plies, uint64_t tail)
+{
+    static const char *const names[] = { "Event", "Site", "Date", "Round", "White", "Black", "SetUp", "FEN", "Variant" };
+    _Static_assert(sizeof(move_t) == 4, "a move is four bytes: from, to, promo, flags");
+    gameid_t h;
+    gameid_init(&h, 0);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const arb_tag *t = NULL;
+        for (size_t k = 0; k < g->ntags && !t; k++)
+            if (strcmp(g->tags[k].name, names[i]) == 0)
+                t = &g->tags[k];
+        gameid_string(&h, t ? t->value : NULL, t ? t->value_len : 0);
+    }
+    little_endian(&h, plies, 4);
+    if (plies)
+        gameid_update(&h, moves, plies * sizeof(move_t));
+    gameid_string(&h, g->error.move, strlen(g->error.move));
+    little_endian(&h, tail, 8);
+    return gameid_digest(&h);
 }
 
 void arb_game_id_text(const arb_game *g, char out[ARB_ID_TEXT])

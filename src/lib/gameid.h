@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "board.h"
+#include "pgnarbiter.h"
+
 /* XXH64 fed in pieces: gameid_init(), gameid_update() any number of times,
  * gameid_digest().  Equal to XXH64 of the pieces' concatenation. */
 typedef struct gameid {
@@ -35,10 +38,17 @@ uint64_t gameid_xxh64(const void *data, size_t len, uint64_t seed);
  * length 0xFFFFFFFF alone. */
 void gameid_string(gameid_t *h, const char *value, size_t len);
 
-/* FNV-1a (64 bits) of text[0..len) continued from h, for the texts of the
- * moves that were not replayed (see arb_game.id); start from
- * GAMEID_FNV_BASIS. */
+/* FNV-1a (64 bits) of text[0..len) continued from h. */
 #define GAMEID_FNV_BASIS 0xcbf29ce484222325ULL
 uint64_t gameid_fnv1a(uint64_t h, const char *text, size_t len);
+
+/* The tail of the id (start from GAMEID_FNV_BASIS) with one more move that
+ * was not replayed: its text without its final + # ! ?, and a space. */
+uint64_t gameid_tail(uint64_t tail, const char *text, size_t len);
+
+/* arb_game.id, version 1, of g (its tags and error.move), the plies it
+ * replayed (moves[0..plies): the moves of plies 1..plies) and the tail of
+ * the moves it did not. */
+uint64_t gameid_game(const arb_game *g, const move_t *moves, uint32_t plies, uint64_t tail);
 
 #endif

@@ -472,12 +472,10 @@ static inline bool play_plain(arb_reader *r, uint64_t end, const san_syntax_t *s
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
 
 /* A mainline move that is not replayed (the replay stopped at an error, or
- * never started): its text, without its final + # ! ?, goes into the id. */
+ * never started): its text goes into the id. */
 static ARB_NOINLINE void tail_note(arb_reader *r, const char *text, size_t len)
 {
-    while (len && (text[len - 1] == '+' || text[len - 1] == '#' || text[len - 1] == '!' || text[len - 1] == '?'))
-        len--;
-    r->id_tail = gameid_fnv1a(gameid_fnv1a(r->id_tail, text, len), " ", 1);
+    r->id_tail = gameid_tail(r->id_tail, text, len);
 }
 
 /* A mainline symbol.  Most are one move; a symbol that is not is read the
@@ -706,40 +704,6 @@ static void reasons_check(arb_reader *r, const reason_parsed_t *parsed, const ad
         g->verdict = ARB_WRONG_REASON;
 }
 
-/* Four bytes, least significant first. */
-static void id_u32(gameid_t *h, uint32_t v)
-{
-    unsigned char le[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                            (unsigned char)(v >> 24) };
-    gameid_update(h, le, 4);
-}
-
-/* arb_game.id, version 1 (pgnarbiter.h says what it covers). */
-static uint64_t game_id(const arb_reader *r)
-{
-    static const char *const names[] = { "Event", "Site", "Date", "Round", "White", "Black", "SetUp", "FEN", "Variant" };
-    _Static_assert(sizeof(move_t) == 4, "a move is four bytes: from, to, promo, flags");
-    gameid_t h;
-    gameid_init(&h, 0);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        size_t k = tagtab_find(&r->tt, names[i], strlen(names[i]));
-        const arb_tag *t = k == SIZE_MAX ? NULL : &r->tt.tags[k];
-        gameid_string(&h, t ? t->value : NULL, t ? t->value_len : 0);
-    }
-    uint32_t plies = r->rules_live ? r->rules.ply : 0;
-    if (plies >= r->ply_marked) /* out of memory on the way: the moves there are */
-        plies = r->ply_marked ? (uint32_t)r->ply_marked - 1 : 0;
-    id_u32(&h, plies);
-    if (plies)
-        gameid_update(&h, &r->ply_move[1], plies * sizeof(move_t));
-    gameid_string(&h, r->rec.error.move, strlen(r->rec.error.move));
-    unsigned char le[8];
-    for (int i = 0; i < 8; i++)
-        le[i] = (unsigned char)(r->id_tail >> (8 * i));
-    gameid_update(&h, le, 8);
-    return gameid_digest(&h);
-}
-
 /* Completes the game: settles the facts, adjudicates. */
 static void game_complete(arb_reader *r)
 {
@@ -799,8 +763,12 @@ static void game_complete(arb_reader *r)
         uint64_t at = r->ply_end[g->end_ply];
         g->end_move_span = (arb_span){ at, at, 0, 0 };
     }
-    if (r->opt.game_id)
-        g->id = game_id(r);
+    if (r->opt.game_id) {
+        uint32_t plies = r->rules_live ? r->rules.ply : 0;
+        if (plies >= r->ply_marked) /* out of memory on the way: the moves there are */
+            plies = r->ply_marked ? (uint32_t)r->ply_marked - 1 : 0;
+        g->id = gameid_game(g, plies ? &r->ply_move[1] : NULL, plies, r->id_tail);
+    }
     r->emitted = true;
 }
 
