@@ -104,11 +104,13 @@ void accept_begin(accept_game_t *a, const cli_t *cli, const char *name, const ar
     a->baseline = cli->baseline;
     a->write = write;
     a->strict = cli->strict;
-    const char *tag = report_tag(g, "ArbiterAccept");
-    if (tag)
-        accept_parse(a, tag);
-    else
-        a->nrules = 0;
+    /* By length first: the tag is rare, and every game of every check asks. */
+    a->nrules = 0;
+    for (size_t i = 0; i < g->ntags; i++)
+        if (g->tags[i].name_len == 13 && memcmp(g->tags[i].name, "ArbiterAccept", 13) == 0) {
+            accept_parse(a, g->tags[i].value);
+            break;
+        }
     opt->accept = decide;
     opt->more = a->nrules ? more : NULL;
     opt->ctx = a;

@@ -129,11 +129,13 @@ uint64_t gameid_xxh64(const void *data, size_t len, uint64_t seed)
 }
 
 
-static void little_endian(gameid_t *h, uint64_t v, int n);
+static inline unsigned char *put32(unsigned char *o, uint32_t v);
 
 void gameid_string(gameid_t *h, const char *value, size_t len)
 {
-    little_endian(h, value ? (uint32_t)len : 0xFFFFFFFFu, 4);
+    unsigned char le[4];
+    put32(le, value ? (uint32_t)len : 0xFFFFFFFFu);
+    gameid_update(h, le, 4);
     if (value)
         gameid_update(h, value, len);
 }
@@ -154,33 +156,77 @@ uint64_t gameid_tail(uint64_t tail, const char *text, size_t len)
     return gameid_fnv1a(gameid_fnv1a(tail, text, len), " ", 1);
 }
 
-/* v in n bytes, least significant first. */
-static void little_endian(gameid_t *h, uint64_t v, int n)
+/* The tags the id covers, in its order (Event, Site, Date, Round, White,
+ * Black, SetUp, FEN, Variant): the index of name[0..len) among them, -1 if
+ * it is none.  By length first, with compares of known size: most tags are
+ * other tags, and every game asks for each of its tags. */
+static inline int covered(const char *name, size_t len)
 {
-    unsigned char le[8];
-    for (int i = 0; i < n; i++)
-        le[i] = (unsigned char)(v >> (8 * i));
-    gameid_update(h, le, (size_t)n);
+    switch (len) {
+    case 3: return memcmp(name, "FEN", 3) == 0 ? 7 : -1;
+    case 4: return memcmp(name, "Site", 4) == 0 ? 1 : memcmp(name, "Date", 4) == 0 ? 2 : -1;
+    case 5:
+        switch (name[0]) {
+        case 'E': return memcmp(name, "Event", 5) == 0 ? 0 : -1;
+        case 'R': return memcmp(name, "Round", 5) == 0 ? 3 : -1;
+        case 'W': return memcmp(name, "White", 5) == 0 ? 4 : -1;
+        case 'B': return memcmp(name, "Black", 5) == 0 ? 5 : -1;
+        case 'S': return memcmp(name, "SetUp", 5) == 0 ? 6 : -1;
+        default: return -1;
+        }
+    case 7: return memcmp(name, "Variant", 7) == 0 ? 8 : -1;
+    default: return -1;
+    }
+}
+
+/* Writes v in four bytes, least significant first, at o; the end.  (The
+ * compiler makes one store of it on a little-endian machine.) */
+static inline unsigned char *put32(unsigned char *o, uint32_t v)
+{
+    o[0] = (unsigned char)v;
+    o[1] = (unsigned char)(v >> 8);
+    o[2] = (unsigned char)(v >> 16);
+    o[3] = (unsigned char)(v >> 24);
+    return o + 4;
 }
 
 uint64_t gameid_game(const arb_game *g, const move_t *moves, uint32_t plies, uint64_t tail)
 {
-    static const char *const names[] = { "Event", "Site", "Date", "Round", "White", "Black", "SetUp", "FEN", "Variant" };
     _Static_assert(sizeof(move_t) == 4, "a move is four bytes: from, to, promo, flags");
+    enum { COVERED = 9 };
+    const arb_tag *t[COVERED] = { NULL };
+    for (size_t k = 0; k < g->ntags; k++) {
+        int i = covered(g->tags[k].name, g->tags[k].name_len);
+        if (i >= 0 && !t[i])
+            t[i] = &g->tags[k];
+    }
+    /* The tags' part in one piece where it fits (the usual case), so that
+     * the hash is fed three times a game, not twenty. */
+    unsigned char part[512], *o = part;
     gameid_t h;
     gameid_init(&h, 0);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const arb_tag *t = NULL;
-        for (size_t k = 0; k < g->ntags && !t; k++)
-            if (strcmp(g->tags[k].name, names[i]) == 0)
-                t = &g->tags[k];
-        gameid_string(&h, t ? t->value : NULL, t ? t->value_len : 0);
+    for (int i = 0; i < COVERED; i++) {
+        size_t n = t[i] ? t[i]->value_len : 0;
+        if ((size_t)(part + sizeof part - o) < n + 4) {
+            gameid_update(&h, part, (size_t)(o - part));
+            o = part;
+            gameid_string(&h, t[i]->value, n);
+            continue;
+        }
+        o = put32(o, t[i] ? (uint32_t)n : 0xFFFFFFFFu);
+        if (n)
+            memcpy(o, t[i]->value, n);
+        o += n;
     }
-    little_endian(&h, plies, 4);
+    o = put32(o, plies);
+    gameid_update(&h, part, (size_t)(o - part));
     if (plies)
         gameid_update(&h, moves, plies * sizeof(move_t));
-    gameid_string(&h, g->error.move, strlen(g->error.move));
-    little_endian(&h, tail, 8);
+    size_t failed = strlen(g->error.move); /* below 64 */
+    o = put32(part, (uint32_t)failed);
+    memcpy(o, g->error.move, failed);
+    o = put32(put32(o + failed, (uint32_t)tail), (uint32_t)(tail >> 32));
+    gameid_update(&h, part, (size_t)(o - part));
     return gameid_digest(&h);
 }
 
@@ -188,7 +234,8 @@ void arb_game_id_text(const arb_game *g, char out[ARB_ID_TEXT])
 {
     static const char hex[] = "0123456789abcdef";
     memcpy(out, "v1:", 3);
-    for (int i = 0; i < 16; i++)
-        out[3 + i] = hex[(g->id >> (60 - 4 * i)) & 15];
+    uint64_t id = g->id;
+    for (int i = 15; i >= 0; i--, id >>= 4)
+        out[3 + i] = hex[id & 15];
     out[19] = '\0';
 }

@@ -532,6 +532,8 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
     if (n == 0 || !r->replaying || rules->ply + 1 != r->ply_marked || rules->ply + n >= r->ply_end_cap)
         return 0;
     size_t i = 0;
+    uint64_t *ends = r->ply_end;
+    move_t *moves = r->ply_move;
     for (; i < n; i++) {
         move_t m;
         if (san_quick(rules->pos, run[i].text, run[i].len, &m) != 0)
@@ -542,8 +544,8 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
             r->rec.where.end = run[i].end;
             return i;
         }
-        r->ply_end[rules->ply] = run[i].end;
-        r->ply_move[rules->ply] = m;
+        ends[rules->ply] = run[i].end;
+        moves[rules->ply] = m;
     }
     r->ply_marked = (size_t)rules->ply + 1;
     if (i > 0)
