@@ -232,10 +232,18 @@ uint64_t gameid_game(const arb_game *g, const move_t *moves, uint32_t plies, uin
 
 void arb_game_id_text(const arb_game *g, char out[ARB_ID_TEXT])
 {
-    static const char hex[] = "0123456789abcdef";
+    /* Two digits a byte: every JSON record writes one. */
+    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
     memcpy(out, "v1:", 3);
     uint64_t id = g->id;
-    for (int i = 15; i >= 0; i--, id >>= 4)
-        out[3 + i] = hex[id & 15];
+    for (int i = 7; i >= 0; i--, id >>= 8)
+        memcpy(out + 3 + 2 * i, pairs + 2 * (id & 255), 2);
     out[19] = '\0';
 }
