@@ -274,10 +274,11 @@ fi
 # rejected, and whose justification is a string.  Every result has the game
 # id and rule as fingerprints; with a baseline, every result its state:
 # unchanged exactly where the baseline accepted it, absent for its stale
-# entries.  JUnit: a game whose problems are all accepted is skipped.
+# entries (games.pgn corrected after the baseline was written).  JUnit: a game whose problems are all accepted is skipped.
 acc=$top/tests/e2e/a-accept-data
 mkdir "$tmp/acc" && cp "$acc/games.pgn" "$acc/moved.pgn" "$acc/corrected.pgn" "$acc/accept.pgn" "$tmp/acc/" || exit 99
-(cd "$tmp/acc" && "$prog" --check --write-baseline=bl games.pgn 2>/dev/null)
+(cd "$tmp/acc" && "$prog" --check --write-baseline=bl games.pgn 2>/dev/null &&
+    cp corrected.pgn games.pgn) || exit 99
 cat >"$tmp/acc.py" <<'EOF'
 import json, re, sys
 log = json.load(open(sys.argv[1]))
@@ -319,7 +320,7 @@ EOF
 for b in with without; do
     opt=
     [ $b = with ] && opt=--baseline=bl
-    (cd "$tmp/acc" && "$prog" --check --format=sarif $opt corrected.pgn accept.pgn >"$tmp/acc/$b.sarif" 2>"$tmp/acc/$b.err")
+    (cd "$tmp/acc" && "$prog" --check --format=sarif $opt games.pgn accept.pgn >"$tmp/acc/$b.sarif" 2>"$tmp/acc/$b.err")
     if out=$(python3 "$tmp/acc.py" "$tmp/acc/$b.sarif" $b "$(tail -n 1 "$tmp/acc/$b.err")" 2>&1); then
         pass "accepted, $b a baseline: sarif: $out"
     else
