@@ -102,6 +102,7 @@ typedef struct arb_options {
     arb_policy policy;
     bool legality_only;    /* replay and check moves but record no rule
                               facts: for measuring what the facts cost */
+    bool game_id;          /* compute arb_game.id (else it is 0) */
 } arb_options;
 
 typedef struct arb_tag {
@@ -179,7 +180,30 @@ typedef struct arb_game {
      * Adjudication tag, and the move that ended the game by rule (for a game
      * ended at ply 0: the empty span where its movetext starts). */
     arb_span result_tag, marker_span, tags_end, roster_end, adjudication_tag, end_move_span;
+    /* The game id (with arb_options.game_id; else 0): XXH64, seed 0, of
+     * version 1's bytes: the values of the tags Event, Site, Date, Round,
+     * White, Black, SetUp, FEN and Variant (the first of each name), each
+     * as its length in four bytes, least significant first, then its
+     * bytes, an absent tag as the length 0xFFFFFFFF alone; the plies
+     * replayed, in four bytes the same way; each of those moves in four
+     * bytes: from and to square (rank * 16 + file, a1 = 0; castling as the
+     * king's square and its rook's), the piece promoted to (2 knight,
+     * 3 bishop, 4 rook, 5 queen, 0 none) and its kind (capture 1, en passant
+     * 2, castling 4, double pawn step 8, null move 16, or-ed); the text of
+     * the move that could not be played, as a tag value ("" if none); and
+     * in eight bytes the FNV-1a (64 bits, from its offset basis) of the
+     * texts of the mainline's moves not replayed (after that move, or all
+     * when the start position was refused), each without its final
+     * + # ! ? and followed by a space.
+     * So line breaks, move numbers, comments, glyphs, variations, other
+     * tags and the result leave it as it is; one move changes it.  Stable:
+     * another way of computing it would be "v2". */
+    uint64_t id;
 } arb_game;
+
+/* The game id as text: "v1:" and sixteen lowercase hexadecimal digits. */
+#define ARB_ID_TEXT 20
+void arb_game_id_text(const arb_game *g, char out[ARB_ID_TEXT]);
 
 typedef struct arb_reader arb_reader;
 

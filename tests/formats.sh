@@ -335,6 +335,85 @@ for mode in report check github; do
         fail "control characters: $mode: $out"
     fi
 done
+# Accepted problems (a baseline, ArbiterAccept tags): SARIF 2.1.0's
+# constraints on the fields that say so, as its schema states them:
+# partialFingerprints an object of strings; baselineState one of new,
+# unchanged, updated, absent; suppressions an array of objects whose kind
+# is inSource or external, whose status is accepted, underReview or
+# rejected, and whose justification is a string.  Every result has the game
+# id and rule as fingerprints; with a baseline, every result its state:
+# unchanged exactly where the baseline accepted it, absent for its stale
+# entries (games.pgn corrected after the baseline was written).  JUnit: a game whose problems are all accepted is skipped.
+acc=$top/tests/e2e/a-accept-data
+mkdir "$tmp/acc" && cp "$acc/games.pgn" "$acc/moved.pgn" "$acc/corrected.pgn" "$acc/accept.pgn" "$tmp/acc/" || exit 99
+(cd "$tmp/acc" && "$prog" --check --write-baseline=bl games.pgn 2>/dev/null &&
+    cp corrected.pgn games.pgn) || exit 99
+cat >"$tmp/acc.py" <<'EOF'
+import json, re, sys
+log = json.load(open(sys.argv[1]))
+baseline = sys.argv[2] == 'with'
+m = re.match(r'pgn-arbiter: (\d+) games?, (\d+) errors?, (\d+) warnings?, (\d+) accepted(?:, (\d+) stale)?', sys.argv[3])
+assert m, 'count line %r' % sys.argv[3]
+errors, warnings, accepted, stale = int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5) or 0)
+results = log['runs'][0]['results']
+ids = [r['id'] for r in log['runs'][0]['tool']['driver']['rules']]
+suppressed = absent = plain = 0
+for r in results:
+    fp = r['partialFingerprints']
+    assert isinstance(fp, dict) and all(isinstance(v, str) for v in fp.values()), 'partialFingerprints %r' % fp
+    assert re.match(r'^v1:[0-9a-f]{16}$', fp['gameId/v1']) and fp['ruleId/v1'] == r['ruleId'], fp
+    assert ids[r['ruleIndex']] == r['ruleId']
+    state = r.get('baselineState')
+    assert (state is not None) == baseline, 'baselineState %r' % state
+    assert state in (None, 'new', 'unchanged', 'updated', 'absent'), state
+    sup = r.get('suppressions')
+    if sup is not None:
+        assert isinstance(sup, list) and len(sup) == 1, sup
+        s = sup[0]
+        assert s['kind'] in ('inSource', 'external') and s.get('status', 'accepted') in ('accepted', 'underReview', 'rejected')
+        assert isinstance(s.get('justification', ''), str)
+        assert (state == 'unchanged') == (s['kind'] == 'external'), (state, s)
+        if s['kind'] == 'inSource':
+            assert s['justification'] == 'the appeals committee upheld 1-0', s
+        suppressed += 1
+    elif state == 'absent':
+        absent += 1
+    else:
+        assert state in (None, 'new'), state
+        plain += 1
+assert suppressed == accepted, 'suppressed %d, accepted %d' % (suppressed, accepted)
+assert absent == stale and plain == errors + warnings - stale, (absent, stale, plain, errors, warnings)
+assert accepted >= 1 and (stale >= 1) == baseline
+print('%d results, %d suppressed, %d absent' % (len(results), suppressed, absent))
+EOF
+for b in with without; do
+    opt=
+    [ $b = with ] && opt=--baseline=bl
+    (cd "$tmp/acc" && "$prog" --check --format=sarif $opt games.pgn accept.pgn >"$tmp/acc/$b.sarif" 2>"$tmp/acc/$b.err")
+    if out=$(python3 "$tmp/acc.py" "$tmp/acc/$b.sarif" $b "$(tail -n 1 "$tmp/acc/$b.err")" 2>&1); then
+        pass "accepted, $b a baseline: sarif: $out"
+    else
+        fail "accepted, $b a baseline: sarif: $out"
+    fi
+done
+(cd "$tmp/acc" && "$prog" --check --format=junit --baseline=bl moved.pgn accept.pgn >"$tmp/acc/acc.junit" 2>/dev/null)
+if [ -n "$xmllint" ] && ! xmllint --noout "$tmp/acc/acc.junit" 2>"$tmp/xmllint.err"; then
+    fail "accepted: junit: xmllint: $(head -n 3 "$tmp/xmllint.err")"
+elif out=$(python3 - "$tmp/acc/acc.junit" 2>&1 <<'EOF'
+import sys, xml.etree.ElementTree as ET
+cases = {c.get('name'): c for c in ET.parse(sys.argv[1]).getroot().iter('testcase')}
+g1 = cases['game 1 (Abel, Ann v Berg, Bo)']
+skip = g1.find('skipped')
+assert skip is not None and 'the appeals committee upheld 1-0' in skip.get('message'), 'game 1 not skipped'
+assert g1.find('failure') is None
+assert cases['game 2 (N3 v N4)'].find('failure') is not None, 'the new error is not a failure'
+assert cases['game 6 (Clark, Carl v Diaz, Dora)'].find('skipped') is not None, 'a baselined game not skipped'
+EOF
+); then
+    pass "accepted: junit: accepted games skipped with the reason, the new error a failure"
+else
+    fail "accepted: junit: $out"
+fi
 
 # The pre-commit hook, offline: the hook repository is a local git
 # repository holding this .pre-commit-hooks.yaml.

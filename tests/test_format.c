@@ -114,7 +114,7 @@ static arb_game game(void)
 START_TEST(github_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     format_game(&b, CLI_FORMAT_GITHUB, false, false, "./d,1/a:b.pgn", &g, &c);
     SAME("two warnings", &b,
@@ -141,7 +141,7 @@ END_TEST
 START_TEST(junit_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     format_game(&b, CLI_FORMAT_JUNIT, false, false, "a&b.pgn", &g, &c);
     SAME("warnings in the output", &b,
@@ -172,14 +172,16 @@ END_TEST
 START_TEST(sarif_game)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     arb_game g = game();
     g.marker = "1-0"; /* one warning left: no Result tag */
+    g.id = 0xff;
     format_game(&b, CLI_FORMAT_SARIF, false, false, "./x y.pgn", &g, &c);
     SAME("one result", &b,
          "        {\"ruleId\":\"missing-result\",\"ruleIndex\":5,\"level\":\"warning\",\"message\":{\"text\":"
          "\"game 7 (50%, Ann: B\\nC v <Bo>): no Result tag\"},\"locations\":[{\"physicalLocation\":"
          "{\"artifactLocation\":{\"uri\":\"x%20y.pgn\"},\"region\":{\"startLine\":3,\"startColumn\":1}}}],"
+         "\"partialFingerprints\":{\"gameId/v1\":\"v1:00000000000000ff\",\"ruleId/v1\":\"missing-result\"},"
          "\"properties\":{\"game\":7}}\n");
     strbuf_free(&b);
 }
@@ -197,7 +199,7 @@ START_TEST(numbers_tracked)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         strbuf_t b = { 0 };
         b.track_numbers = true;
-        report_counts_t c = { 0, 0 };
+        report_counts_t c = { 0, 0, 0 };
         format_game(&b, want[i].f, false, false, "a.pgn", &g, &c);
         CHECK(b.nnumbers == want[i].numbers, "format %d: %zu numbers remembered, expected %zu", (int)want[i].f,
               b.nnumbers, want[i].numbers);
@@ -206,6 +208,64 @@ START_TEST(numbers_tracked)
                   (int)want[i].f, k);
         strbuf_free(&b);
     }
+}
+END_TEST
+
+/* Accepts missing-result by the tag (with a why that needs escaping) and
+ * no-marker by the baseline. */
+static void accept_two(void *ctx, const arb_game *g, const report_problem_t *p, format_verdict_t *v)
+{
+    (void)ctx;
+    (void)g;
+    if (p->rule == REPORT_MISSING_RESULT) {
+        v->accepted = FORMAT_IN_SOURCE;
+        v->why = "upheld <\"A\" & B>";
+    } else if (p->rule == REPORT_NO_MARKER) {
+        v->accepted = FORMAT_EXTERNAL;
+    }
+}
+
+START_TEST(accepted_game)
+{
+    strbuf_t b = { 0 };
+    report_counts_t c = { 0, 0, 0 };
+    arb_game g = game();
+    g.id = 0x1234;
+    format_options_t opt = { .accept = accept_two };
+    format_game_accepting(&b, CLI_FORMAT_GNU, &opt, "a.pgn", &g, &c);
+    SAME("gnu: nothing", &b, "");
+    CHECK(c.errors == 0 && c.warnings == 0 && c.accepted == 2, "counts %llu/%llu/%llu", c.errors, c.warnings,
+          c.accepted);
+    opt.show_accepted = true;
+    format_game_accepting(&b, CLI_FORMAT_GNU, &opt, "a.pgn", &g, &c);
+    SAME("gnu: notes", &b,
+         "a.pgn:3:1: note: game 7 (50%, Ann: B C v <Bo>): no Result tag [missing-result] (accepted by its "
+         "ArbiterAccept tag: upheld <\"A\" & B>)\n"
+         "a.pgn:3:1: note: game 7 (50%, Ann: B C v <Bo>): no termination marker [no-marker] (accepted by the "
+         "baseline)\n");
+    format_game_accepting(&b, CLI_FORMAT_GITHUB, &opt, "a.pgn", &g, &c);
+    SAME("github: notices", &b,
+         "::notice file=a.pgn,line=3,col=1,title=game 7 (50%25%2C Ann%3A B%0AC v <Bo>)::no Result tag "
+         "[missing-result] (accepted by its ArbiterAccept tag: upheld <\"A\" & B>)\n"
+         "::notice file=a.pgn,line=3,col=1,title=game 7 (50%25%2C Ann%3A B%0AC v <Bo>)::no termination marker "
+         "[no-marker] (accepted by the baseline)\n");
+    opt.baseline = true;
+    g.marker = "1-0"; /* no-marker gone: missing-result alone */
+    format_game_accepting(&b, CLI_FORMAT_SARIF, &opt, "a.pgn", &g, &c);
+    SAME("sarif: a suppression", &b,
+         "        {\"ruleId\":\"missing-result\",\"ruleIndex\":5,\"level\":\"warning\",\"message\":{\"text\":"
+         "\"game 7 (50%, Ann: B\\nC v <Bo>): no Result tag\"},\"locations\":[{\"physicalLocation\":"
+         "{\"artifactLocation\":{\"uri\":\"a.pgn\"},\"region\":{\"startLine\":3,\"startColumn\":1}}}],"
+         "\"partialFingerprints\":{\"gameId/v1\":\"v1:0000000000001234\",\"ruleId/v1\":\"missing-result\"},"
+         "\"baselineState\":\"new\",\"suppressions\":[{\"kind\":\"inSource\",\"status\":\"accepted\","
+         "\"justification\":\"upheld <\\\"A\\\" & B>\"}],\"properties\":{\"game\":7}}\n");
+    format_game_accepting(&b, CLI_FORMAT_JUNIT, &opt, "a.pgn", &g, &c);
+    SAME("junit: skipped", &b,
+         "    <testcase classname=\"a.pgn\" name=\"game 7 (50%, Ann: B&#10;C v &lt;Bo&gt;)\">\n"
+         "      <skipped message=\"a.pgn:3:1: warning: no Result tag [missing-result] (accepted by its "
+         "ArbiterAccept tag: upheld &lt;&quot;A&quot; &amp; B&gt;)\"/>\n"
+         "    </testcase>\n");
+    strbuf_free(&b);
 }
 END_TEST
 
@@ -221,6 +281,7 @@ int main(void)
     tcase_add_test(tc, junit_game);
     tcase_add_test(tc, sarif_game);
     tcase_add_test(tc, numbers_tracked);
+    tcase_add_test(tc, accepted_game);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

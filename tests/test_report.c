@@ -416,6 +416,7 @@ START_TEST(json_record_without_error_and_end)
     rec_t r;
     rec_init(&r);
     r.g.number = 3;
+    r.g.id = 0x0123456789abcdefULL;
     r.g.where = (arb_span){ 345, 900, 12, 1 };
     rec_tag(&r, "White", "A \"B\"\\C");
     rec_tag(&r, "Black", "Ca\xC3\xB1\xFF");
@@ -430,7 +431,7 @@ START_TEST(json_record_without_error_and_end)
     strbuf_t b = { 0 };
     report_json(&b, &r.g, "a.pgn");
     RECORD("report_json", &b,
-         "{\"file\":\"a.pgn\",\"game\":3,\"line\":12,\"offset\":345,"
+         "{\"file\":\"a.pgn\",\"game\":3,\"id\":\"v1:0123456789abcdef\",\"line\":12,\"offset\":345,"
          "\"tags\":{\"White\":\"A \\\"B\\\"\\\\C\",\"Black\":\"Ca\xC3\xB1" FFFD "\",\"Result\":\"1-0\"},"
          "\"status\":\"ok\",\"error\":null,\"plies\":40,\"result\":\"1-0\",\"marker\":\"1-0\","
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":null,\"dead\":null,"
@@ -446,7 +447,7 @@ START_TEST(json_record_without_error_and_end)
     strbuf_clear(&b);
     report_json(&b, &r.g, "dir\\we\"ird\n.pgn");
     RECORD("report_json, empty record", &b,
-         "{\"file\":\"dir\\\\we\\\"ird\\n.pgn\",\"game\":18446744073709551615,\"line\":1,\"offset\":0,"
+         "{\"file\":\"dir\\\\we\\\"ird\\n.pgn\",\"game\":18446744073709551615,\"id\":\"v1:0000000000000000\",\"line\":1,\"offset\":0,"
          "\"tags\":{},\"status\":\"ok\",\"error\":null,\"plies\":0,\"result\":null,\"marker\":null,"
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":null,\"dead\":null,"
          "\"fivefold\":null,\"seventyfive\":null,\"threefold\":null,\"fifty\":null@EXTRA@},"
@@ -471,7 +472,7 @@ START_TEST(json_record_with_error_and_end)
     strbuf_t b = { 0 };
     report_json(&b, &r.g, "-");
     RECORD("report_json", &b,
-         "{\"file\":\"-\",\"game\":2,\"line\":9,\"offset\":120,"
+         "{\"file\":\"-\",\"game\":2,\"id\":\"v1:0000000000000000\",\"line\":9,\"offset\":120,"
          "\"tags\":{\"White\":\"Ann\",\"Black\":\"Bob\",\"Result\":\"1/2-1/2\"},"
          "\"status\":\"illegal\",\"error\":{\"line\":13,\"col\":7,\"ply\":5,\"move\":\"Nf9\","
          "\"message\":\"no \\\"Nf9\\\"\\there\"},\"plies\":4,\"result\":\"1/2-1/2\",\"marker\":\"1/2-1/2\","
@@ -502,7 +503,7 @@ START_TEST(json_record_with_error_and_end)
     strbuf_clear(&b);
     report_json(&b, &r.g, "x.pgn");
     RECORD("report_json", &b,
-         "{\"file\":\"x.pgn\",\"game\":1,\"line\":1,\"offset\":0,\"tags\":{},"
+         "{\"file\":\"x.pgn\",\"game\":1,\"id\":\"v1:0000000000000000\",\"line\":1,\"offset\":0,\"tags\":{},"
          "\"status\":\"badfen\",\"error\":{\"line\":2,\"col\":1,\"ply\":0,\"move\":null,"
          "\"message\":\"bad FEN: no white king\"},\"plies\":0,\"result\":\"1-0\",\"marker\":null,"
          "\"first\":{\"checkmate\":null,\"stalemate\":null,\"insufficient\":0,\"dead\":0,"
@@ -732,7 +733,7 @@ static void check_at(const char *file, int line, const arb_game *g, bool strict,
                      unsigned long long errors, unsigned long long warnings)
 {
     strbuf_t b = { 0 };
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     report_check(&b, g, "f.pgn", strict, &c);
     char what[64];
     snprintf(what, sizeof what, "report_check (strict %s)", strict ? "on" : "off");
@@ -989,7 +990,7 @@ START_TEST(check_counts_add_up)
     r.g.result = r.g.adjudicated = NULL;
     r.g.marker = NULL;
     strbuf_t b = { 0 };
-    report_counts_t c = { 10, 20 };
+    report_counts_t c = { 10, 20, 0 };
     report_check(&b, &r.g, "f.pgn", false, &c);
     report_check(&b, &r.g, "f.pgn", false, &c);
     CHECK(c.errors == 10 && c.warnings == 24, "counts %llu/%llu, expected 10/24", c.errors, c.warnings);
@@ -1060,7 +1061,7 @@ START_TEST(game_numbers_tracked)
     NUMBERS_OK(&b, 1, 1234);
     report_text(&b, &r.g, "1234.pgn");
     NUMBERS_OK(&b, 2, 1234);
-    report_counts_t c = { 0, 0 };
+    report_counts_t c = { 0, 0, 0 };
     r.g.marker = NULL;
     report_check(&b, &r.g, "1234.pgn", false, &c);
     NUMBERS_OK(&b, 4, 1234); /* wrong result, no marker */
@@ -1148,7 +1149,7 @@ START_TEST(colour_check)
     r.g.plies = 6;
     for (int strict = 0; strict < 2; strict++) {
         strbuf_t plain = { 0 }, off = { 0 }, on = { 0 };
-        report_counts_t c1 = { 0, 0 }, c2 = { 0, 0 }, c3 = { 0, 0 };
+        report_counts_t c1 = { 0, 0, 0 }, c2 = { 0, 0, 0 }, c3 = { 0, 0, 0 };
         report_check(&plain, &r.g, "f.pgn", strict, &c1);
         report_check_color(&off, &r.g, "f.pgn", strict, false, &c2);
         report_check_color(&on, &r.g, "f.pgn", strict, true, &c3);

@@ -39,6 +39,11 @@ typedef struct cli {
                                       limit): a worker's file, held in memory until its turn */
     rewrite_options_t rewrite;
     arb_options lib;
+    const char *baseline_path;     /* --baseline: FILE, NULL if none */
+    const char *write_baseline;    /* --write-baseline: FILE, NULL if none */
+    bool show_accepted;            /* --show-accepted: gnu and github give accepted problems too */
+    struct baseline *baseline;     /* --baseline, read (main.c); entries used as games are read */
+    FILE *baseline_out;            /* --write-baseline's file, open while the inputs are read */
 } cli_t;
 
 typedef struct stats {
@@ -48,6 +53,7 @@ typedef struct stats {
     report_counts_t problems;
     bool stop;                     /* --max-errors reached, or held_over */
     bool held_over;                /* stopped at cli_t.held_max */
+    bool baseline_failed;          /* an entry could not be written to --write-baseline's file */
     progress_t progress;           /* the progress line of the input being read */
     uint64_t games_before;         /* games read before the input being read */
 } stats_t;

@@ -197,14 +197,34 @@ typedef struct sink {
     bool color;
     const char *name;
     report_counts_t *counts;
+    const format_options_t *opt;
+    format_verdict_t v;  /* what became of the problem being written */
     strbuf_t fail, warn; /* junit: the failures and warnings of the game */
+    strbuf_t skip;       /* junit: its accepted problems */
 } sink_t;
+
+/* " (accepted by its ArbiterAccept tag: WHY)" or " (accepted by the
+ * baseline)", after an accepted problem's message. */
+static void accepted_note(strbuf_t *b, const format_verdict_t *v, void (*put)(strbuf_t *, const char *))
+{
+    strbuf_puts(b, v->accepted == FORMAT_IN_SOURCE ? " (accepted by its ArbiterAccept tag" : " (accepted by the baseline");
+    if (v->why[0]) {
+        strbuf_puts(b, ": ");
+        put(b, v->why);
+    }
+    strbuf_puts(b, ")");
+}
+
+static void github_message(strbuf_t *b, const char *s)
+{
+    format_github_escape(b, s, false);
+}
 
 static void github_problem(sink_t *s, const arb_game *g, const report_problem_t *p)
 {
     strbuf_t *b = s->b;
     char num[64];
-    strbuf_puts(b, p->error ? "::error file=" : "::warning file=");
+    strbuf_puts(b, s->v.accepted ? "::notice file=" : p->error ? "::error file=" : "::warning file=");
     strbuf_t path = { 0 };
     format_path(&path, s->name, false);
     strbuf_append(&path, "", 1);
@@ -221,7 +241,64 @@ static void github_problem(sink_t *s, const arb_game *g, const report_problem_t 
     format_github_escape(b, p->message, false);
     strbuf_puts(b, " [");
     strbuf_puts(b, report_rule_info(p->rule)->id);
-    strbuf_puts(b, "]\n");
+    strbuf_puts(b, "]");
+    if (s->v.accepted)
+        accepted_note(b, &s->v, github_message);
+    strbuf_puts(b, "\n");
+}
+
+/* An accepted problem as a gnu line: "note" for its level, why after it. */
+static void gnu_accepted(sink_t *s, const arb_game *g, const report_problem_t *p)
+{
+    strbuf_t line = { 0 };
+    report_problem_line(&line, s->name, g, p, false);
+    const char *level = p->error ? ": error: " : ": warning: ";
+    size_t skip = strlen(s->name), n = strlen(level);
+    for (size_t i = skip < line.len ? skip : 0; !line.oom && i + n <= line.len; i++) {
+        if (memcmp(line.data + i, level, n) == 0) {
+            strbuf_append(s->b, line.data, i);
+            strbuf_puts(s->b, ": note: ");
+            size_t rest = i + n;
+            strbuf_append(s->b, line.data + rest, line.len - rest - 1); /* without its line end */
+            strbuf_puts(s->b, " [");
+            strbuf_puts(s->b, report_rule_info(p->rule)->id);
+            strbuf_puts(s->b, "]");
+            accepted_note(s->b, &s->v, strbuf_puts);
+            strbuf_puts(s->b, "\n");
+            break;
+        }
+    }
+    s->b->oom = s->b->oom || line.oom;
+    strbuf_free(&line);
+}
+
+/* A SARIF result's fingerprints (the game id and the rule), its
+ * baselineState with a baseline, and its suppression if accepted; each
+ * member followed by a comma. */
+static void sarif_acceptance(sink_t *s, const arb_game *g, const report_problem_t *p)
+{
+    strbuf_t *b = s->b;
+    char id[ARB_ID_TEXT];
+    arb_game_id_text(g, id);
+    strbuf_puts(b, "\"partialFingerprints\":{\"gameId/v1\":\"");
+    strbuf_puts(b, id);
+    strbuf_puts(b, "\",\"ruleId/v1\":\"");
+    strbuf_puts(b, report_rule_info(p->rule)->id);
+    strbuf_puts(b, "\"},");
+    if (s->opt && s->opt->baseline)
+        strbuf_puts(b, s->v.accepted == FORMAT_EXTERNAL ? "\"baselineState\":\"unchanged\","
+                                                        : "\"baselineState\":\"new\",");
+    if (s->v.accepted) {
+        strbuf_puts(b, s->v.accepted == FORMAT_IN_SOURCE ? "\"suppressions\":[{\"kind\":\"inSource\""
+                                                         : "\"suppressions\":[{\"kind\":\"external\"");
+        strbuf_puts(b, ",\"status\":\"accepted\"");
+        if (s->v.why[0]) {
+            strbuf_puts(b, ",\"justification\":\"");
+            json_inner(b, s->v.why);
+            strbuf_puts(b, "\"");
+        }
+        strbuf_puts(b, "}],");
+    }
 }
 
 static void sarif_problem(sink_t *s, const arb_game *g, const report_problem_t *p)
@@ -249,6 +326,7 @@ static void sarif_problem(sink_t *s, const arb_game *g, const report_problem_t *
     snprintf(num, sizeof num, "\"},\"region\":{\"startLine\":%" PRIu64 ",\"startColumn\":%" PRIu32 "}}}],",
              p->line, p->col);
     strbuf_puts(b, num);
+    sarif_acceptance(s, g, p);
     strbuf_puts(b, "\"properties\":{\"game\":");
     report_game_number(b, g->number);
     strbuf_puts(b, "}}\n");
@@ -259,8 +337,11 @@ static void sarif_problem(sink_t *s, const arb_game *g, const report_problem_t *
 static void junit_problem(sink_t *s, const report_problem_t *p)
 {
     char num[64];
-    strbuf_t *t = p->error ? &s->fail : &s->warn;
-    if (p->error) {
+    strbuf_t *t = s->v.accepted ? &s->skip : p->error ? &s->fail : &s->warn;
+    if (s->v.accepted) {
+        if (t->len)
+            strbuf_puts(t, "&#10;");
+    } else if (p->error) {
         strbuf_puts(t, "      <failure type=\"");
         strbuf_puts(t, report_rule_info(p->rule)->id);
         strbuf_puts(t, "\" message=\"");
@@ -280,20 +361,36 @@ static void junit_problem(sink_t *s, const report_problem_t *p)
     strbuf_puts(t, " [");
     strbuf_puts(t, report_rule_info(p->rule)->id);
     strbuf_puts(t, "]");
-    if (p->error)
+    if (s->v.accepted)
+        accepted_note(t, &s->v, xml_puts);
+    else if (p->error)
         strbuf_puts(t, "</failure>\n");
 }
 
 static void one_problem(void *ctx, const arb_game *g, const report_problem_t *p)
 {
     sink_t *s = ctx;
-    if (p->error)
+    s->v = (format_verdict_t){ FORMAT_NOT_ACCEPTED, "" };
+    if (s->opt && s->opt->accept)
+        s->opt->accept(s->opt->ctx, g, p, &s->v);
+    if (s->v.accepted)
+        s->counts->accepted++;
+    else if (p->error)
         s->counts->errors++;
     else
         s->counts->warnings++;
+    bool shown = !s->v.accepted || (s->opt && s->opt->show_accepted);
     switch (s->f) {
-    case CLI_FORMAT_GNU: report_problem_line(s->b, s->name, g, p, s->color); break;
-    case CLI_FORMAT_GITHUB: github_problem(s, g, p); break;
+    case CLI_FORMAT_GNU:
+        if (!s->v.accepted)
+            report_problem_line(s->b, s->name, g, p, s->color);
+        else if (shown)
+            gnu_accepted(s, g, p);
+        break;
+    case CLI_FORMAT_GITHUB:
+        if (shown)
+            github_problem(s, g, p);
+        break;
     case CLI_FORMAT_SARIF: sarif_problem(s, g, p); break;
     case CLI_FORMAT_JUNIT: junit_problem(s, p); break;
     }
@@ -302,8 +399,18 @@ static void one_problem(void *ctx, const arb_game *g, const report_problem_t *p)
 void format_game(strbuf_t *b, cli_format_t f, bool strict, bool color, const char *name, const arb_game *g,
                  report_counts_t *counts)
 {
-    sink_t s = { .b = b, .f = f, .color = color && f == CLI_FORMAT_GNU, .name = name, .counts = counts };
-    report_problems(g, strict, one_problem, &s);
+    format_options_t opt = { .strict = strict, .color = color };
+    format_game_accepting(b, f, &opt, name, g, counts);
+}
+
+void format_game_accepting(strbuf_t *b, cli_format_t f, const format_options_t *opt, const char *name,
+                           const arb_game *g, report_counts_t *counts)
+{
+    sink_t s = { .b = b, .f = f, .color = opt->color && f == CLI_FORMAT_GNU, .name = name, .counts = counts,
+                 .opt = opt };
+    report_problems(g, opt->strict, one_problem, &s);
+    if (opt->more)
+        opt->more(opt->ctx, g, one_problem, &s);
     if (f != CLI_FORMAT_JUNIT)
         return;
     strbuf_puts(b, "    <testcase classname=\"");
@@ -318,22 +425,33 @@ void format_game(strbuf_t *b, cli_format_t f, bool strict, bool color, const cha
     xml_puts(b, player(g, "White"));
     strbuf_puts(b, " v ");
     xml_puts(b, player(g, "Black"));
-    if (!s.fail.len && !s.warn.len) {
+    if (!s.fail.len && !s.warn.len && !s.skip.len) {
         strbuf_puts(b, ")\"/>\n");
         return;
     }
     strbuf_puts(b, ")\">\n");
-    if (s.fail.len)
+    if (s.fail.len) {
         strbuf_append(b, s.fail.data, s.fail.len);
-    if (s.warn.len) {
+    } else if (s.skip.len) {
+        /* A game whose every error is accepted is a test skipped, for the reason given. */
+        strbuf_puts(b, "      <skipped message=\"");
+        strbuf_append(b, s.skip.data, s.skip.len);
+        strbuf_puts(b, "\"/>\n");
+    }
+    if (s.warn.len || (s.fail.len && s.skip.len)) {
         strbuf_puts(b, "      <system-out>");
         strbuf_append(b, s.warn.data, s.warn.len);
+        if (s.fail.len && s.skip.len) {
+            strbuf_puts(b, s.warn.len ? "&#10;" : "");
+            strbuf_append(b, s.skip.data, s.skip.len);
+        }
         strbuf_puts(b, "</system-out>\n");
     }
     strbuf_puts(b, "    </testcase>\n");
-    b->oom = b->oom || s.fail.oom || s.warn.oom;
+    b->oom = b->oom || s.fail.oom || s.warn.oom || s.skip.oom;
     strbuf_free(&s.fail);
     strbuf_free(&s.warn);
+    strbuf_free(&s.skip);
 }
 
 /* ---- the held file ---- */

@@ -38,6 +38,43 @@ bool format_is_document(cli_format_t f);
 void format_game(strbuf_t *b, cli_format_t f, bool strict, bool color, const char *name, const arb_game *g,
                  report_counts_t *counts);
 
+/* What became of one problem of a game: accepted (by an ArbiterAccept tag
+ * of the game, or by an entry of the baseline) or not. */
+typedef enum format_accepted {
+    FORMAT_NOT_ACCEPTED,
+    FORMAT_IN_SOURCE, /* the game's ArbiterAccept tag (SARIF suppression kind inSource) */
+    FORMAT_EXTERNAL   /* the baseline (SARIF kind external) */
+} format_accepted_t;
+
+typedef struct format_verdict {
+    format_accepted_t accepted;
+    const char *why; /* the justification, NUL-terminated ("" if none); valid during the call */
+} format_verdict_t;
+
+/* Says what became of problem p of game g (sets *v). */
+typedef void format_accept_fn(void *ctx, const arb_game *g, const report_problem_t *p, format_verdict_t *v);
+
+/* After the problems of g: hands fn the problems that acceptance itself
+ * finds (an ArbiterAccept tag naming an unknown rule, or accepting nothing). */
+typedef void format_more_fn(void *ctx, const arb_game *g, report_problem_fn *fn, void *fn_ctx);
+
+/* How format_game_accepting() writes a game. */
+typedef struct format_options {
+    bool strict, color;   /* as for format_game() */
+    bool show_accepted;   /* gnu, github: write the accepted problems too, as notes */
+    bool baseline;        /* a baseline is in use: SARIF results say their baselineState */
+    format_accept_fn *accept; /* NULL: nothing is accepted */
+    format_more_fn *more;     /* NULL: no more problems */
+    void *ctx;                /* for accept and more */
+} format_options_t;
+
+/* format_game() with acceptance: an accepted problem is counted in
+ * counts->accepted, not as an error or warning; SARIF gives it with its
+ * suppression, JUnit as a skipped test case (unless the game has a
+ * failure), gnu and github only with show_accepted. */
+void format_game_accepting(strbuf_t *b, cli_format_t f, const format_options_t *opt, const char *name,
+                           const arb_game *g, report_counts_t *counts);
+
 /* Document formats: the line before an input's games in the held file,
  * and the one after them: whether the input was read to its end, its
  * games and problems, and the message that said why not (NULL if ok). */

@@ -1,6 +1,8 @@
 /* game.c: what the program does with each game (game.h). */
 #include "game.h"
 
+#include "accept.h"
+
 #include <string.h>
 
 static bool keep(const cli_t *cli, const arb_game *g)
@@ -43,6 +45,8 @@ void cli_add_stats(stats_t *st, const stats_t *p)
         st->fact[f] += p->fact[f];
     st->problems.errors += p->problems.errors;
     st->problems.warnings += p->problems.warnings;
+    st->problems.accepted += p->problems.accepted;
+    st->baseline_failed = st->baseline_failed || p->baseline_failed;
 }
 
 /* Bytes gathered for one fwrite() while renumbering. */
@@ -112,10 +116,21 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
         st->no_reason++;
     for (int f = 0; f < ARB_FACT_COUNT; f++)
         st->fact[f] += g->first[f] >= 0;
+    bool accepted = false;
     if (cli->check || cli->fix) {
         /* --fix alone counts problems for the summary line without listing them. */
         size_t mark = problems->len, nmark = problems->nnumbers;
-        format_game(problems, cli->format, cli->strict, cli->color_problems, name, g, &st->problems);
+        format_options_t opt = { .strict = cli->strict, .color = cli->color_problems,
+                                 .show_accepted = cli->show_accepted, .baseline = cli->baseline != NULL };
+        accept_game_t acc;
+        strbuf_t entries = { 0 };
+        accept_begin(&acc, cli, name, g, cli->baseline_out ? &entries : NULL, &opt);
+        unsigned long long before = st->problems.accepted;
+        format_game_accepting(problems, cli->format, &opt, name, g, &st->problems);
+        accepted = st->problems.accepted > before;
+        if (entries.oom || (entries.len && fwrite(entries.data, 1, entries.len, cli->baseline_out) != entries.len))
+            st->baseline_failed = true;
+        strbuf_free(&entries);
         if (!cli->check) {
             problems->len = mark;
             problems->nnumbers = nmark;
@@ -126,7 +141,14 @@ void cli_handle_game(const cli_t *cli, stats_t *st, const char *name, const arb_
     if (!cli->check)
         game_diagnostic(diag, name, g);
     if (cli->fix) {
-        int changed = rewrite_game(w, g, out);
+        /* A game with an accepted problem keeps its result: rewrite_game()
+         * copies a game that is not ARB_OK as it is. */
+        arb_game kept;
+        if (accepted) {
+            kept = *g;
+            kept.status = ARB_SYNTAX;
+        }
+        int changed = rewrite_game(w, accepted ? &kept : g, out);
         if (changed > 0)
             st->rewritten++;
         if (changed < 0) {

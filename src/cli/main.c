@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "dead.h"
 #include "files.h"
@@ -33,7 +34,7 @@ enum opt_id {
     OPT_NULLMOVES, OPT_RULES, OPT_CHECK, OPT_FIX, OPT_NO_ANNOTATE, OPT_TRUNCATE,
     OPT_IN_PLACE = 'i', OPT_JOBS = 'j', OPT_QUIET = 'q', OPT_STRICT = 257 + 16, OPT_MAX_ERRORS,
     OPT_PROGRESS, OPT_COLOR, OPT_NO_FACTS, OPT_EXPLAIN, OPT_ASCII, OPT_FEN, OPT_FORMAT,
-    OPT_FOLLOW, OPT_INTERVAL, OPT_SETTLE, OPT_POLL,
+    OPT_FOLLOW, OPT_INTERVAL, OPT_SETTLE, OPT_POLL, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_SHOW_ACCEPTED,
 };
 
 /* One table drives parsing and --help; tests check each long option is in the man page. */
@@ -59,6 +60,16 @@ static const struct option_spec {
       "with --check: how problems are given: gnu (default: compiler\n"
       "style lines), github (workflow commands that become\n"
       "annotations), sarif (one SARIF 2.1.0 log), junit (JUnit XML)" },
+    { "baseline", OPT_BASELINE, required_argument, "FILE",
+      "with --check (or --fix): accept the problems that FILE, written\n"
+      "by --write-baseline, holds: they are not given and do not\n"
+      "fail; its entries that no longer occur are listed at the end" },
+    { "write-baseline", OPT_WRITE_BASELINE, required_argument, "FILE",
+      "with --check: write every problem found to FILE as accepted\n"
+      "(one JSON object per line) and exit 0" },
+    { "show-accepted", OPT_SHOW_ACCEPTED, no_argument, NULL,
+      "with --check: give accepted problems too (gnu and github, as\n"
+      "notes; sarif and junit always say what was accepted)" },
     { "fix", OPT_FIX, no_argument, NULL,
       "write the PGN with corrected Result tags and termination\n"
       "markers; every other byte is kept" },
@@ -244,6 +255,9 @@ static cli_t parse_options(int argc, char **argv)
         case OPT_INTERVAL: cli.interval_ms = parse_seconds("--interval", optarg); follow_opt = true; break;
         case OPT_SETTLE: cli.settle_ms = parse_seconds("--settle", optarg); follow_opt = true; break;
         case OPT_CHECK: cli.check = true; break;
+        case OPT_BASELINE: cli.baseline_path = optarg; break;
+        case OPT_WRITE_BASELINE: cli.write_baseline = optarg; break;
+        case OPT_SHOW_ACCEPTED: cli.show_accepted = true; break;
         case OPT_STRICT: cli.strict = true; break;
         case OPT_FORMAT: {
             int f = format_parse(optarg);
@@ -290,6 +304,9 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
+    /* The game id costs a pass over each game's moves: only where it is shown or matched. */
+    cli.lib.game_id = cli.json || (cli.check && cli.format == CLI_FORMAT_SARIF) || cli.baseline_path ||
+                      cli.write_baseline;
     bool no_color = getenv("NO_COLOR") && *getenv("NO_COLOR");
     cli.color_out = color > 0 || (color == 0 && !no_color && isatty(1));
     cli.color_problems = color > 0 || (color == 0 && !no_color && isatty(cli.fix ? 2 : 1));
@@ -297,9 +314,16 @@ static cli_t parse_options(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cli.threads = n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
     }
-    /* Stopping at the Nth error is a sequential notion. */
-    if (cli.max_errors)
+    /* Stopping at the Nth error is a sequential notion; so is which of two
+     * identical games a baseline's one entry accepts. */
+    if (cli.max_errors || cli.baseline_path || cli.write_baseline)
         cli.threads = 1;
+    if (cli.baseline_path && !cli.check && !cli.fix)
+        usage_error("%s", "--baseline goes with --check or --fix");
+    if ((cli.write_baseline || cli.show_accepted) && !cli.check)
+        usage_error("%s", "--write-baseline and --show-accepted go with --check");
+    if (cli.write_baseline && cli.baseline_path)
+        usage_error("%s", "--write-baseline writes a new baseline: it cannot be combined with --baseline");
     if (cli.explain && (cli.fix || cli.check || cli.json || cli.only))
         usage_error("%s", "--explain cannot be combined with --fix, --check, --json or --only");
     if (cli.fen && (cli.fix || cli.check || cli.explain || cli.only))
@@ -566,6 +590,49 @@ static void keep_freed_memory(void)
 #endif
 }
 
+/* --baseline read, --write-baseline's file opened; false (said) if not. */
+static bool open_baselines(cli_t *cli, int argc, char **argv)
+{
+    if (cli->baseline_path) {
+        char err[600];
+        if (!(cli->baseline = baseline_load(cli->baseline_path, err, sizeof err))) {
+            fprintf(stderr, "pgn-arbiter: error: --baseline: %s\n", err);
+            return false;
+        }
+    }
+    for (int i = optind; cli->baseline && i <= argc; i++)
+        if (i < argc || optind == argc)
+            baseline_input(cli->baseline, i < argc ? argv[i] : "-");
+    if (cli->write_baseline && !(cli->baseline_out = fopen(cli->write_baseline, "w"))) {
+        fprintf(stderr, "pgn-arbiter: %s: error: cannot write the baseline: %s\n", cli->write_baseline,
+                strerror(errno));
+        baseline_free(cli->baseline);
+        return false;
+    }
+    return true;
+}
+
+/* The baseline's entries that accepted nothing, after every input: lines
+ * on standard output, or (sarif, junit) an input of their own in the held
+ * file.  Counted into st; returns how many. */
+static uint64_t list_stale(const cli_t *cli, stats_t *st, FILE *dest)
+{
+    strbuf_t b = { 0 };
+    report_counts_t counts = { 0, 0, 0 };
+    size_t n = baseline_stale(cli->baseline, cli->format, cli->strict, &b, &counts);
+    if (n && format_is_document(cli->format)) {
+        format_input_begin(dest, baseline_path(cli->baseline));
+        cli_write(&b, 0, dest);
+        format_input_end(dest, true, n, &counts, NULL);
+    } else if (n) {
+        cli_write(&b, 0, dest);
+    }
+    strbuf_free(&b);
+    st->problems.errors += counts.errors;
+    st->problems.warnings += counts.warnings;
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     /* `pgn-arbiter big.pgn | head -1`: a reader that has seen enough ends
@@ -576,7 +643,10 @@ int main(int argc, char **argv)
     sigemptyset(&bus.sa_mask);
     sigaction(SIGBUS, &bus, NULL);
     keep_freed_memory();
-    const cli_t cli = parse_options(argc, argv);
+    cli_t opts = parse_options(argc, argv);
+    if (!open_baselines(&opts, argc, argv))
+        return EXIT_USAGE;
+    const cli_t cli = opts;
     if (cli.fen)
         return fen_mode(&cli, argc);
     if (cli.follow) {
@@ -612,6 +682,7 @@ int main(int argc, char **argv)
                 st.files_failed += !cli_process(argv[i], &cli, &st, dest, stderr);
         }
     }
+    uint64_t stale = cli.check && cli.baseline ? list_stale(&cli, &st, dest) : 0;
     if (document) {
         if (ferror(dest) || !format_document(cli.format, dest, stdout)) {
             fprintf(stderr, "pgn-arbiter: error: the temporary file of the document failed: %s\n",
@@ -627,12 +698,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "pgn-arbiter: %llu %s, %llu %s, %llu %s", (unsigned long long)st.games,
                 st.games == 1 ? "game" : "games", st.problems.errors, st.problems.errors == 1 ? "error" : "errors",
                 st.problems.warnings, st.problems.warnings == 1 ? "warning" : "warnings");
+        if (st.problems.accepted || cli.baseline || cli.write_baseline)
+            fprintf(stderr, ", %llu accepted", st.problems.accepted);
+        if (stale)
+            fprintf(stderr, ", %llu stale", (unsigned long long)stale);
         if (cli.fix)
             fprintf(stderr, ", %llu rewritten", (unsigned long long)st.rewritten);
         fprintf(stderr, "%s\n", st.stop ? " (stopped at --max-errors)" : "");
     }
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
         fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    baseline_free(cli.baseline);
+    if (cli.baseline_out && (st.baseline_failed || ferror(cli.baseline_out) | (fclose(cli.baseline_out) != 0))) {
+        fprintf(stderr, "pgn-arbiter: %s: error: the baseline could not be written: %s\n", cli.write_baseline,
+                strerror(errno));
         return EXIT_USAGE;
     }
     if (st.files_failed)

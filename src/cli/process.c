@@ -124,7 +124,8 @@ bool cli_process(const char *path, const cli_t *cli, stats_t *st, FILE *dest, FI
     char *eol = said ? strchr(why, '\n') : NULL;
     if (eol)
         *eol = '\0';
-    report_counts_t found = { st->problems.errors - before.errors, st->problems.warnings - before.warnings };
+    report_counts_t found = { st->problems.errors - before.errors, st->problems.warnings - before.warnings,
+                             st->problems.accepted - before.accepted };
     format_input_end(dest, ok, st->games - games, &found, ok ? NULL : why);
     free(said);
     return ok;

@@ -11,6 +11,7 @@
 
 #include "adjudicate.h"
 #include "dead.h"
+#include "gameid.h"
 #include "lex.h"
 #include "movegen.h"
 #include "pgnarbiter.h"
@@ -71,6 +72,8 @@ struct arb_reader {
     char comment[LEX_COMMENT_TAIL + 1];    /* the last comment's sentence, blanks as one space */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
+    move_t *ply_move;            /* the move that made each ply (room: ply_end_cap), for the id */
+    uint64_t id_tail;            /* FNV-1a of the moves' texts not replayed (arb_game.id) */
 };
 
 static const arb_options default_options = { .allow_null_moves = false, .policy = ARB_RULES_FIDE };
@@ -81,6 +84,7 @@ arb_reader *arb_reader_new(const arb_options *opt)
     if (!r)
         return NULL;
     r->opt = opt ? *opt : default_options;
+    r->id_tail = GAMEID_FNV_BASIS;
     for (int k = 0; k < K_COUNT; k++)
         r->known[k] = NO_TAG;
     board_start(&r->standard_start);
@@ -114,6 +118,7 @@ void arb_reader_free(arb_reader *r)
         free(sv->value);
     }
     free(r->ply_end);
+    free(r->ply_move);
     tagtab_free(&r->tt);
     free(r);
 }
@@ -158,6 +163,7 @@ static void game_reset(arb_reader *r)
     r->pend_dash = false;
     r->marker[0] = '\0';
     r->ply_marked = 0;
+    r->id_tail = GAMEID_FNV_BASIS;
     r->state = IDLE;
 }
 
@@ -364,11 +370,14 @@ static void ply_mark(arb_reader *r, uint32_t ply, uint64_t end)
         while (cap <= ply)
             cap *= 2;
         uint64_t *p = realloc(r->ply_end, cap * sizeof *p);
-        if (!p) {
+        if (p)
+            r->ply_end = p;
+        move_t *m = p ? realloc(r->ply_move, cap * sizeof *m) : NULL;
+        if (!m) {
             r->oom = true;
             return;
         }
-        r->ply_end = p;
+        r->ply_move = m;
         r->ply_end_cap = cap;
     }
     r->ply_end[ply] = end;
@@ -426,6 +435,8 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
             end = t->offset + (uint64_t)(text - t->text) + len;
     }
     ply_mark(r, r->rules.ply, end);
+    if (r->rules.ply < r->ply_end_cap)
+        r->ply_move[r->rules.ply] = m;
 }
 
 /* Can a mainline symbol starting with byte c be a move?  Moves start with
@@ -445,6 +456,7 @@ static inline void play_found(arb_reader *r, move_t m, uint64_t end)
         return;
     }
     r->ply_end[ply] = end;
+    r->ply_move[ply] = m;
     r->ply_marked = (size_t)ply + 1;
 }
 
@@ -464,6 +476,13 @@ static inline bool play_plain(arb_reader *r, uint64_t end, const san_syntax_t *s
 
 static void marker_set(arb_reader *r, const lex_token_t *t, const char *text);
 
+/* A mainline move that is not replayed (the replay stopped at an error, or
+ * never started): its text goes into the id. */
+static ARB_NOINLINE void tail_note(arb_reader *r, const char *text, size_t len)
+{
+    r->id_tail = gameid_tail(r->id_tail, text, len);
+}
+
 /* A mainline symbol.  Most are one move; a symbol that is not is read the
  * way python-chess reads movetext, skipping what cannot start a move, so
  * "Sf3" plays f3 and "Rd6+1-0" plays Rd6 and ends the game.  Returns true
@@ -474,6 +493,8 @@ static bool play(arb_reader *r, const lex_token_t *t)
     if (san_parse(t->text, t->len, &s) == 0) {
         if (r->replaying)
             play_text(r, t, t->text, t->len, t->col, &s);
+        else
+            tail_note(r, t->text, t->len);
         return false;
     }
     size_t pos = 0, start, n;
@@ -494,6 +515,8 @@ static bool play(arb_reader *r, const lex_token_t *t)
         }
         if (r->replaying)
             play_text(r, t, t->text + start, n, t->col + (uint32_t)start, NULL);
+        else
+            tail_note(r, t->text + start, n);
     }
     /* Text that starts like a move but holds none is a botched move ("Kx"
      * cut off at the end of a file); other unreadable text is skipped. */
@@ -514,6 +537,8 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
     if (n == 0 || !r->replaying || rules->ply + 1 != r->ply_marked || rules->ply + n >= r->ply_end_cap)
         return 0;
     size_t i = 0;
+    uint64_t *ends = r->ply_end;
+    move_t *moves = r->ply_move;
     for (; i < n; i++) {
         move_t m;
         if (san_quick(rules->pos, run[i].text, run[i].len, &m) != 0)
@@ -524,7 +549,8 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
             r->rec.where.end = run[i].end;
             return i;
         }
-        r->ply_end[rules->ply] = run[i].end;
+        ends[rules->ply] = run[i].end;
+        moves[rules->ply] = m;
     }
     r->ply_marked = (size_t)rules->ply + 1;
     if (i > 0)
@@ -539,7 +565,11 @@ static inline bool play_run_symbol(arb_reader *r, const lex_move_t *mv)
     r->rec.where.end = mv->end;
     san_syntax_t s;
     bool plain = san_parse(mv->text, mv->len, &s) == 0;
-    if (plain && (!r->replaying || play_plain(r, mv->end, &s)))
+    if (plain && !r->replaying) {
+        tail_note(r, mv->text, mv->len);
+        return false;
+    }
+    if (plain && play_plain(r, mv->end, &s))
         return false;
     lex_token_t t = {
         .kind = TOK_SYMBOL,
@@ -740,6 +770,12 @@ static void game_complete(arb_reader *r)
     if (g->has_end && (size_t)g->end_ply < r->ply_marked) {
         uint64_t at = r->ply_end[g->end_ply];
         g->end_move_span = (arb_span){ at, at, 0, 0 };
+    }
+    if (r->opt.game_id) {
+        uint32_t plies = r->rules_live ? r->rules.ply : 0;
+        if (plies >= r->ply_marked) /* out of memory on the way: the moves there are */
+            plies = r->ply_marked ? (uint32_t)r->ply_marked - 1 : 0;
+        g->id = gameid_game(g, plies ? &r->ply_move[1] : NULL, plies, r->id_tail);
     }
     r->emitted = true;
 }
@@ -1084,7 +1120,9 @@ const arb_game *arb_reader_next(arb_reader *r, bool *oom)
                 san_syntax_t s;
                 if (san_parse(t.text, t.len, &s) < 0)
                     break; /* not one move: read as play() reads it */
-                if (r->replaying && !play_plain(r, t.end, &s))
+                if (!r->replaying)
+                    tail_note(r, t.text, t.len);
+                else if (!play_plain(r, t.end, &s))
                     play_text(r, &t, t.text, t.len, t.col, &s);
                 if (r->oom)
                     break;

@@ -470,7 +470,9 @@ void report_json(strbuf_t *b, const arb_game *g, const char *file)
     number = o;
     o = write_u64(o, g->number);
     note_number(b, (size_t)(number - b->data), (size_t)(o - number), g->number);
-    o = LIT(o, ",\"line\":");
+    o = LIT(o, ",\"id\":\"");
+    arb_game_id_text(g, o);
+    o = LIT(o + ARB_ID_TEXT - 1, "\",\"line\":");
     o = write_u64(o, g->where.line);
     o = LIT(o, ",\"offset\":");
     o = write_u64(o, g->where.offset);

@@ -61,6 +61,7 @@ void report_text_color(strbuf_t *b, const arb_game *g, const char *file, bool co
 /* Problems found in one game, counted by kind. */
 typedef struct report_counts {
     unsigned long long errors, warnings;
+    unsigned long long accepted; /* (the program's) problems accepted, counted in neither */
 } report_counts_t;
 
 /* The kinds of problem that --check reports: each has a stable rule id
@@ -90,7 +91,10 @@ typedef struct report_counts {
     X(REPORT_REASON_SUPERSEDED, "reason-superseded", false,                                                  \
       "The game had already ended by rule before the recorded reason")                                     \
     X(REPORT_REASON_DISAGREES, "reason-disagrees", false,                                                    \
-      "A further reason text of the game disagrees with the reason or with the board")
+      "A further reason text of the game disagrees with the reason or with the board")                      \
+    X(REPORT_ACCEPT_UNKNOWN, "accept-unknown", false, "An ArbiterAccept tag names a rule that --check does not have") \
+    X(REPORT_ACCEPT_UNUSED, "accept-unused", false, "An ArbiterAccept tag accepts a problem its game does not have")  \
+    X(REPORT_BASELINE_STALE, "baseline-stale", false, "A baseline entry accepts a problem that no longer occurs")
 
 typedef enum report_rule {
 #define REPORT_RULE_ENUM(e, id, err, desc) e,
