@@ -748,7 +748,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, best_first_pawn_plans, 60);
     TU_CASE(s, best_first_bishop_mates, 60);
     TU_CASE(s, bishops_walk_to_the_corner, 60);
-    TU_CASE(s, bishops_walk_default_budget, 120);
+    TU_CASE(s, bishops_walk_default_budget, 600);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);
