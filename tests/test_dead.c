@@ -246,7 +246,7 @@ END_TEST
 
 /* expect_at(), and the stage that decided must be `stage` (dead.h). */
 static void expect_stage_at(const char *file, int line, const char *fen, int color, enum dead_answer expect,
-                            int stage)
+                            int stage, size_t budget)
 {
     board_t b;
     move_t moves[LINE_CAP];
@@ -254,7 +254,7 @@ static void expect_stage_at(const char *file, int line, const char *fen, int col
     char why[256];
     dead_stats_t st;
     tu_fen_at(file, line, &b, fen, false);
-    dead_search_t *s = dead_search_new(0);
+    dead_search_t *s = dead_search_new(budget);
     ck_assert_msg(s != NULL, "%s:%d: dead_search_new failed", file, line);
     enum dead_answer a = dead_can_win(s, &b, color, moves, LINE_CAP, &len);
     dead_last_stats(s, &st);
@@ -268,7 +268,9 @@ static void expect_stage_at(const char *file, int line, const char *fen, int col
     if (a == DEAD_WINNABLE && replay_line(&b, color, moves, len, why, sizeof why))
         ck_abort_msg("%s:%d: %s in %s: helpmate line rejected: %s", file, line, side_name(color), fen, why);
 }
-#define EXPECT_STAGE(fen, color, expect, stage) expect_stage_at(__FILE__, __LINE__, (fen), (color), (expect), (stage))
+#define EXPECT_STAGE(fen, color, expect, stage) expect_stage_at(__FILE__, __LINE__, (fen), (color), (expect), (stage), 0)
+#define EXPECT_STAGE_BUDGET(fen, color, expect, stage, budget)                                                     \
+    expect_stage_at(__FILE__, __LINE__, (fen), (color), (expect), (stage), (budget))
 
 /* Traps that look dead.  The white king is shut in on h1 (g1 is covered by
  * h2, g2 is its own pawn, blocked by g3) and the white a-, c- and e-pawns
@@ -303,6 +305,42 @@ START_TEST(best_first_bishop_mates)
 {
     EXPECT_STAGE("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", BLACK, W, 8);
     EXPECT("8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", WHITE, U);
+}
+END_TEST
+
+/* Mates that need many bishops walked to a corner, from the D3-Chess test
+ * vector (labels there): the earlier stages give up on them, the deepening
+ * that rewards bishops heading for the corner finds them (stage 5, beyond
+ * the budget).  With a small budget the earlier stages give up sooner, and
+ * the deepening keeps nodes of its own: the same answers, cheaply. */
+static const struct {
+    const char *fen;
+    int color;
+} bishop_walks[] = {
+    {"8/b1k3b1/5b2/p1p1p1p1/P1P1P1P1/2K2B2/5bB1/8 w - - 0 1", BLACK},                     /* -B */
+    {"4B3/1k3B1B/7b/4bB2/1p1p1pBp/bPpP1P1P/2Pb2K1/N1b1b3 b - - 0 1", WHITE},               /* W- */
+    {"k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1", WHITE},                           /* W- */
+    {"3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1", BLACK},              /* WB */
+    {"3k4/4b3/3b4/p1pBp1p1/P1PbP1P1/5B2/8/1B1K4 b - - 0 1", BLACK},                          /* WB */
+};
+
+START_TEST(bishops_walk_to_the_corner)
+{
+    for (size_t i = 0; i < sizeof bishop_walks / sizeof *bishop_walks; i++)
+        EXPECT_STAGE_BUDGET(bishop_walks[i].fen, bishop_walks[i].color, W, 5, 20000);
+}
+END_TEST
+
+/* The same at the default budget, as --fen asks: some seconds, so only in
+ * the plain build (the sanitizer and valgrind builds stretch the check
+ * timeouts, CK_TIMEOUT_MULTIPLIER above 1). */
+START_TEST(bishops_walk_default_budget)
+{
+    const char *stretch = getenv("CK_TIMEOUT_MULTIPLIER");
+    if (stretch && atoi(stretch) > 1)
+        return;
+    for (size_t i = 0; i < sizeof bishop_walks / sizeof *bishop_walks; i++)
+        EXPECT_STAGE(bishop_walks[i].fen, bishop_walks[i].color, W, 5);
 }
 END_TEST
 
@@ -709,6 +747,8 @@ static Suite *dead_suite(void)
     TU_CASE(s, confined_king_traps, 30);
     TU_CASE(s, best_first_pawn_plans, 60);
     TU_CASE(s, best_first_bishop_mates, 60);
+    TU_CASE(s, bishops_walk_to_the_corner, 60);
+    TU_CASE(s, bishops_walk_default_budget, 600);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);

@@ -862,6 +862,16 @@ START_TEST(status_badfen)
     CHECK(strstr(rs.v[0].g.error.message, "FEN") && strstr(rs.v[1].g.error.message, "FEN"),
           "the message says FEN\n%s", rs.dump);
     CHECK(rs.v[0].g.error.move[0] == '\0', "no move is to blame\n%s", rs.v[0].dump);
+    recs_free(&rs);
+    /* An en passant square (a double step was the last move) with a
+     * halfmove clock that is not 0: taken as it is, it would give a
+     * fifty-move claim at ply 0 and a seventy-five-move draw at ply 2. */
+    rs = READ("[SetUp \"1\"]\n[FEN \"2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 149 60\"]\n\n"
+              "60... Kh8 61. Kg1 Kg8 *\n");
+    NGAMES(rs, 1);
+    GAME(&rs.v[0], ARB_BADFEN, 0, NULL, "*");
+    FIRST(&rs.v[0], "");
+    CHECK(strstr(rs.v[0].g.error.message, "halfmove clock") != NULL, "the message says why\n%s", rs.v[0].dump);
     /* A bad FEN in a game without movetext is still found. */
     recs_free(&rs);
     rs = READ("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n[Event \"x\"]\n");

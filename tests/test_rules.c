@@ -5,6 +5,7 @@
  * of shared/golden/rules (JSON lines); the other games were made for these tests
  * and their answers checked by hand and with a re-implementation of
  * python-chess's can_claim_threefold_repetition / can_claim_fifty_moves. */
+#include "dead.h"
 #include "testutil.h"
 
 /* Plays a game and compares every first[] value; facts not named are -1. */
@@ -56,6 +57,11 @@ GAME_TEST(corpus_fifty_claim_99_1, "7k/8/8/8/8/8/R7/K7 w - - 97 80", "80. Ra3 Kg
 /* clock 99 but the only legal reply is Kxg8 (a capture): no claim; then K+B v K */
 GAME_TEST(corpus_fifty_claim_99_2, "7k/8/5K2/8/8/3B4/8/6R1 w - - 98 90", "90. Rg8+ Kxg8",
           "insufficient=2 dead=2")
+/* Black has mated at ply 0 (a double check by two dark-squared bishops,
+ * which no game can reach): K+B+B of one colour v K+R+R is no proof that
+ * Black cannot win, since Black has won (--fen: black winnable). */
+GAME_TEST(start_mated_by_same_coloured_bishops, "8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1", "",
+          "checkmate=0 white_cannot_win=-1 black_cannot_win=-1")
 /* clock 100 on the board at ply 0 */
 GAME_TEST(corpus_fifty_claim_99_3, "7k/8/8/8/8/8/R7/K7 b - - 100 80", "80... Kg7", "fifty=0")
 
@@ -451,6 +457,105 @@ START_TEST(test_random_games_against_oracle)
 }
 END_TEST
 
+/* ---- ply 0 of a FEN start against --fen ---------------------------------- */
+
+/* The facts of a game's ply 0 must never contradict what --fen says of the
+ * same position (report_position(): movegen_legal(), board_in_check(),
+ * rules_insufficient(), dead_can_win()).  A per-side "cannot win" at ply 0
+ * is checked against the D3-Chess label where the set has one (who can still
+ * mate: an independent answer), else against dead_can_win(), which must not
+ * find a helpmate.  The replay's analysis is the reader's, with a small
+ * budget. */
+static int ply0_checked;
+
+static void ply0_check(const char *where, const char *fen, const char *label, dead_search_t *probe,
+                       dead_search_t *full)
+{
+    board_t b;
+    board_error_t err;
+    if (board_from_fen(&b, fen, false, &err) < 0 && board_from_fen(&b, fen, true, &err) < 0)
+        ck_abort_msg("%s: %s: %s", where, fen, err);
+    rules_t r;
+    ck_assert_int_eq(rules_init(&r, &b), 0);
+    r.dead = probe; /* as the reader sets it */
+    rules_finish(&r);
+    move_t moves[MAX_MOVES];
+    int legal = movegen_legal(&b, moves);
+    bool check = board_in_check(&b);
+    ck_assert_msg((r.first[FACT_CHECKMATE] == 0) == (!legal && check), "%s: %s: checkmate", where, fen);
+    ck_assert_msg((r.first[FACT_STALEMATE] == 0) == (!legal && !check), "%s: %s: stalemate", where, fen);
+    ck_assert_msg((r.first[FACT_INSUFFICIENT] == 0) == rules_insufficient(&b), "%s: %s: insufficient", where, fen);
+    bool cannot[2];
+    for (int c = WHITE; c <= BLACK; c++) {
+        cannot[c] = r.first[c == WHITE ? FACT_WHITE_CANNOT_WIN : FACT_BLACK_CANNOT_WIN] == 0;
+        if (!cannot[c])
+            continue;
+        /* The side that has just mated has won. */
+        ck_assert_msg(!(!legal && check && c != b.stm), "%s: %s: the mating side cannot win", where, fen);
+        if (label) {
+            ck_assert_msg(label[c] == '-', "%s: %s: %s cannot win at ply 0, label %.2s", where, fen,
+                          c == WHITE ? "white" : "black", label);
+        } else {
+            move_t line[256];
+            int len = 0;
+            ck_assert_msg(dead_can_win(full, &b, c, line, 256, &len) != DEAD_WINNABLE,
+                          "%s: %s: %s cannot win at ply 0, --fen finds a helpmate", where, fen,
+                          c == WHITE ? "white" : "black");
+        }
+    }
+    ck_assert_msg((r.first[FACT_DEAD] == 0) == (rules_insufficient(&b) || (cannot[WHITE] && cannot[BLACK])),
+                  "%s: %s: dead", where, fen);
+    rules_free(&r);
+    ply0_checked++;
+}
+
+/* Each line of a set: "LL FEN" (D3-Chess), "epd FEN" (perft), or
+ * "FEN ; ..." (draw perft). */
+static void ply0_file(const char *name, dead_search_t *probe, dead_search_t *full)
+{
+    const char *top = getenv("abs_top_srcdir");
+    char path[4096], buf[512], where[4200];
+    snprintf(path, sizeof path, "%s/tests/data/%s", top && *top ? top : ".", name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    int lineno = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        buf[strcspn(buf, "\r\n;")] = '\0';
+        if (buf[0] == '#' || !buf[0] || !strncmp(buf, "id ", 3) || !strncmp(buf, "perft ", 6))
+            continue;
+        snprintf(where, sizeof where, "%s:%d", name, lineno);
+        if (!strncmp(buf, "epd ", 4)) {
+            ply0_check(where, buf + 4, NULL, probe, full);
+        } else if (buf[2] == ' ' && strchr("W-", buf[0]) && strchr("B-", buf[1])) {
+            char fen[600];
+            snprintf(fen, sizeof fen, "%s%s", buf + 3, strchr(strchr(buf + 3, ' ') + 1, ' ') ? "" : " - -");
+            ply0_check(where, fen, buf, probe, full);
+        } else {
+            ply0_check(where, buf, NULL, probe, full);
+        }
+    }
+    fclose(f);
+}
+
+START_TEST(test_ply0_against_fen)
+{
+    dead_search_t *probe = dead_search_new(100), *full = dead_search_new(20000);
+    ck_assert(probe && full);
+    ply0_checked = 0;
+    /* Black has mated (two dark-squared bishops); White has mated. */
+    ply0_check("mated start", "8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1", NULL, probe, full);
+    ply0_check("mated start", "8/8/8/8/8/8/1Q6/k1K5 b - - 0 1", NULL, probe, full);
+    ply0_file("d3chess-unwinnability-subset.txt", probe, full);
+    ply0_file("perft-tricky.perft", probe, full);
+    ply0_file("perft-random.perft", probe, full);
+    ply0_file("draw-perft.txt", probe, full);
+    ck_assert_int_ge(ply0_checked, 450);
+    dead_search_free(probe);
+    dead_search_free(full);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
     Suite *s = suite_create("rules");
@@ -464,6 +569,8 @@ static Suite *rules_suite(void)
     TU_CASE(s, corpus_fifty_claim_99_1, 10);
     TU_CASE(s, corpus_fifty_claim_99_2, 10);
     TU_CASE(s, corpus_fifty_claim_99_3, 10);
+    TU_CASE(s, start_mated_by_same_coloured_bishops, 10);
+    TU_CASE(s, test_ply0_against_fen, 120);
     TU_CASE(s, corpus_fivefold_1, 10);
     TU_CASE(s, corpus_seventyfive_1, 10);
     TU_CASE(s, corpus_seventyfive_2, 10);

@@ -400,6 +400,12 @@ int board_from_fen(board_t *b, const char *fen, bool chess960, board_error_t *wh
             *why = "en passant square without a pawn that just made a double step";
             return -1;
         }
+        /* The square says the last move was a pawn's double step, which
+         * sets the halfmove clock to 0: a FEN cannot have both. */
+        if (b->halfmove != 0) {
+            *why = "en passant square after a double step, but a halfmove clock that is not 0";
+            return -1;
+        }
         b->ep_legal = movegen_ep_capture_legal(b);
     }
     b->in_check = movegen_attacked(b, b->king[b->stm], !b->stm);

@@ -332,6 +332,11 @@ static void settle(rules_t *r, bool has_move)
         judge_winnability(r, r->material_changed);
         r->material_changed = r->pawns_changed = false;
     }
+    /* The side that has mated has won.  The proofs hold for positions a
+     * game can reach; a start such as a double check by two bishops of one
+     * colour is none, and --fen calls that side winnable there too. */
+    if (!has_move && board_in_check(b))
+        r->cannot_win[!b->stm] = false;
     if (r->insufficient)
         note(r, FACT_INSUFFICIENT, has_move);
     if (r->cannot_win[WHITE])

@@ -181,7 +181,8 @@ static bool goes_to(const tables_t *T, dmove_t m, int target, int type, bool bis
 }
 
 
-/* Corner mode: the pieces head for the mate pattern of mate_target(). */
+/* Corner mode: the pieces head for the mate pattern of mate_target():
+ * kings and knights, and bishops too in bishop mode (s->bishop_mode). */
 static void classify_corner(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
 {
     const tables_t *T = &s->T;
@@ -198,14 +199,14 @@ static void classify_corner(const dead_search_t *s, const dpos_t *p, const dmove
         int v = V_NORMAL;
         if (winners_turn) {
             bool advanced = type == PAWN && (w == WHITE ? sq_rank(from) >= 4 : sq_rank(from) <= 3);
-            if (advanced || (MV_FLAGS(m) & MOVE_CAPTURE) || goes_to(T, m, target, type, false))
+            if (advanced || (MV_FLAGS(m) & MOVE_CAPTURE) || goes_to(T, m, target, type, s->bishop_mode))
                 v = V_REWARD;
         } else {
             if (need_promo) {
                 int promo = MV_PROMO(m);
                 v = (type == PAWN && promo != QUEEN && promo != ROOK) ? V_REWARD : V_PUNISH;
             }
-            if (goes_to(T, m, target, type, false))
+            if (goes_to(T, m, target, type, s->bishop_mode))
                 v = V_REWARD;
             else if (MV_FLAGS(m) & MOVE_CAPTURE)
                 v = V_PUNISH;

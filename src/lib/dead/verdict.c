@@ -32,7 +32,13 @@
  *      (in pawn endings by the steps of a plan: the loser's king takes a
  *      pawn, the loser promotes, a winner's pawn takes the new piece to
  *      change files and promotes), with what the exhaustion left: the
- *      helpmates of 40 plies and more that the depth limits miss.
+ *      helpmates of 40 plies and more that the depth limits miss;
+ *   5. last, with six bishops or more on the board, the corner search by
+ *      iterative deepening again, now rewarding bishops that head for the
+ *      corner as well (the loser's to block its king's flight squares, the
+ *      winner's to check), with nodes of its own beyond the budget: where
+ *      the mate needs bishop after bishop walked there, the other searches
+ *      spend everything on the other moves.
  * The searches of stages 2, 3, 5 and 8 prove unwinnability too when they
  * end without cutting anything off: they have then seen every position
  * that can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
@@ -75,6 +81,8 @@
 #define ID_TT_SWITCH (4 * ITER_NODES) /* ... until it has used this many nodes */
 #define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
 #define SPARSE_LOCAL_NODES 300UL /* for a short mate only */
+#define BISHOP_MIN 6            /* bishops on the board for the deepening that walks them, */
+#define BISHOP_NODES 600000UL   /* and its nodes on each side, beyond the budget */
 #define FORTRESS_TEMPI 8        /* dead_fortress_proof(): pushes left to the walled-in side, */
 #define FORTRESS_NODES 4096UL   /* and the exhaustion's budget */
 
@@ -106,6 +114,30 @@ static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode
     }
     s->other_side = false;
     s->pawn_mode = false;
+    return a;
+}
+
+/* With many bishops (BISHOP_MIN), the mate needs them walked to the corner
+ * one by one, the loser's as blockers and the winner's as checkers, and the
+ * corner search, which rewards only kings, knights and pawns, spends the
+ * budget on their other moves.  Here bishops heading for the corner are
+ * rewarded too, towards the corner on the loser's side, then on the
+ * winner's, each with BISHOP_NODES nodes of its own beyond the budget: the
+ * count is set back after a deepening that decides nothing, so that the
+ * stages after it run as they would without it.  Like any deepening it
+ * proves no mate only when it cut nothing off. */
+static enum dead_answer deepen_bishops(dead_search_t *s)
+{
+    enum dead_answer a = DEAD_UNDETERMINED;
+    s->stage = 5;
+    s->bishop_mode = true;
+    for (int side = 0; side < 2 && a == DEAD_UNDETERMINED; side++) {
+        unsigned long nodes = s->nodes;
+        a = deepen(s, side == 1, false, nodes + BISHOP_NODES);
+        if (a == DEAD_UNDETERMINED)
+            s->nodes = nodes;
+    }
+    s->bishop_mode = false;
     return a;
 }
 
@@ -222,6 +254,13 @@ static enum dead_answer analyse(dead_search_t *s)
         }
     }
 
+    /* Last, where every other stage gave up: it would often find another
+     * line where they find one. */
+    if (popcnt(root->pc[WHITE][BISHOP] | root->pc[BLACK][BISHOP]) >= BISHOP_MIN) {
+        a = deepen_bishops(s);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+    }
     s->stage = 0;
     return DEAD_UNDETERMINED;
 }
