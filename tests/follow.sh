@@ -9,8 +9,12 @@
 # complete file, with a handshake instead of sleeps (see the script).  It
 # runs twice: with inotify, stopped by SIGTERM; and with --poll (stat()
 # every 20 ms), with an illegal move recorded then corrected, stopped by
-# SIGINT.  Both must exit 0 with every event written.  Then the usage
-# errors: standard input and no FILE are refused with exit status 2.
+# SIGINT.  Both must exit 0 with every event written.  Then
+# tests/follow-swap.py changes what a followed path is while it is
+# followed: a FIFO or a device renamed over it, symbolic links, its
+# directory removed or moved, its mode made unreadable (see the script).
+# Then the usage errors: standard input and no FILE are refused with exit
+# status 2.
 #
 # Skipped (77) without python3.  Environment: PGN_ARBITER (default
 # src/pgn-arbiter), abs_top_srcdir or top_srcdir.
@@ -36,6 +40,16 @@ for scenario in round poll; do
     else
         fail "simulated broadcast: $scenario"
     fi
+done
+
+for scenario in special symlink directory unreadable; do
+    mkdir "$tmp/$scenario" || exit 99
+    python3 "$top/tests/follow-swap.py" --arbiter "$prog" --work "$tmp/$scenario" --scenario "$scenario"
+    case $? in
+    0) pass "followed path changed: $scenario" ;;
+    77) echo "skip: followed path changed: $scenario" ;;
+    *) fail "followed path changed: $scenario" ;;
+    esac
 done
 
 # usage ERROR-TEXT ARG...: exit status 2, the text on stderr, nothing on stdout.
