@@ -56,6 +56,7 @@ struct events {
     size_t n, cap;
     uint64_t gen; /* reads so far */
     bool oom;
+    const volatile sig_atomic_t *stop; /* stop between games once non-zero; NULL: never */
 };
 
 /* A candidate: an event that one read of a game shows. */
@@ -76,6 +77,11 @@ events_t *events_new(const char *file, const cli_t *cli)
         e->cli = cli;
     }
     return e;
+}
+
+void events_set_stop(events_t *e, const volatile sig_atomic_t *stop)
+{
+    e->stop = stop;
 }
 
 static void list_clear(list_t *l)
@@ -567,7 +573,7 @@ bool events_read(events_t *e, const char *text, size_t len, double now, time_t w
     const arb_game *g;
     size_t index = 0;
     char key[512];
-    while ((g = arb_reader_next(r, &oom)) != NULL) {
+    while (!(e->stop && *e->stop) && (g = arb_reader_next(r, &oom)) != NULL) {
         bool provisional = !g->marker && only_space(text, (size_t)g->where.end, len);
         game_key(g, key, sizeof key);
         /* A game cut inside its tags names no game yet: its tags may be cut too. */
@@ -590,7 +596,8 @@ bool events_read(events_t *e, const char *text, size_t len, double now, time_t w
     }
     ok = ok && !oom && !out->oom;
     /* A game this read does not hold (cut off by a write under way) keeps
-     * what it reported; what it was waiting for starts again. */
+     * what it reported; what it was waiting for starts again.  (A read
+     * stopped early is the last one: the loop ends.) */
     for (size_t i = 0; i < e->n; i++)
         if (e->games[i].gen != e->gen)
             list_clear(&e->games[i].waiting);

@@ -368,6 +368,8 @@ static bool watched_init(watched_t *w, const char *path, const cli_t *cli)
     w->base = slash ? slash + 1 : path;
     w->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     w->ev = events_new(path, cli);
+    if (w->ev)
+        events_set_stop(w->ev, &stop_requested);
     if (!w->dir || !w->ev || !*w->base) {
         fprintf(stderr, "pgn-arbiter: %s: %s\n", path, *w->base ? "out of memory" : "not a file name");
         return false;
@@ -440,7 +442,7 @@ int follow_run(char *const *paths, size_t n, const cli_t *cli)
         for (size_t i = 0; i < n; i++)
             due = due || (w[i].dirty && w[i].read_at <= now);
         time_t wall = time(NULL);
-        for (size_t i = 0; due && i < n; i++) {
+        for (size_t i = 0; due && i < n && !stop_requested; i++) {
             if (!w[i].dirty)
                 continue;
             w[i].dirty = false;
