@@ -239,9 +239,13 @@ def unreadable(prog, work):
         user = 65534  # nobody: root would read the file whatever its mode
         work = tempfile.mkdtemp(prefix="pgn-arbiter-follow-swap.")
         os.chmod(work, 0o755)
-        probe = subprocess.run([prog, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               preexec_fn=lambda: (os.setgroups([]), os.setgid(user), os.setuid(user)))
-        if probe.returncode != 0:
+        try:
+            status = subprocess.run([prog, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    preexec_fn=lambda: (os.setgroups([]), os.setgid(user), os.setuid(user))).returncode
+        except OSError:
+            status = -1
+        if status != 0:
+            os.rmdir(work)
             print("SKIP: the program cannot be run as the user nobody (uid 65534)")
             sys.exit(77)
     a, b = os.path.join(work, "a.pgn"), os.path.join(work, "b.pgn")
