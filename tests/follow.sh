@@ -12,8 +12,11 @@
 # SIGINT.  Both must exit 0 with every event written.  tests/follow-stream.py
 # replays a recorded lichess broadcast stream (and the same games sent move
 # by move) through a pipe into --follow - and checks its events against
-# those of --follow on a file.  Then the usage errors: a stream among other
-# FILEs and no FILE are refused with exit status 2.
+# those of --follow on a file.  tests/follow-swap.py changes what a
+# followed path is while it is followed: a FIFO or a device renamed over
+# it, symbolic links, its directory removed or moved, its mode made
+# unreadable (see the script).  Then the usage errors: a stream among
+# other FILEs and no FILE are refused with exit status 2.
 #
 # Skipped (77) without python3.  Environment: PGN_ARBITER (default
 # src/pgn-arbiter), abs_top_srcdir or top_srcdir.
@@ -64,6 +67,20 @@ for scenario in round poll; do
     else
         fail "simulated broadcast: $scenario"
     fi
+done
+
+for scenario in special symlink directory unreadable; do
+    mkdir "$tmp/$scenario" || exit 99
+    python3 "$top/tests/follow-swap.py" --arbiter "$prog" --work "$tmp/$scenario" --scenario "$scenario"
+    case $? in
+    0) pass "followed path changed: $scenario" ;;
+    77) if [ "${CI:-}" = true ]; then
+            fail "followed path changed: $scenario: skipped, and CI=true"
+        else
+            echo "skip: followed path changed: $scenario"
+        fi ;;
+    *) fail "followed path changed: $scenario" ;;
+    esac
 done
 
 # usage ERROR-TEXT ARG...: exit status 2, the text on stderr, nothing on stdout.

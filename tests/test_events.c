@@ -456,6 +456,27 @@ START_TEST(stream_chapter_url)
 }
 END_TEST
 
+/* A stop asked for (a signal's flag) ends a read before its next game; a
+ * later read, the flag cleared, says all. */
+START_TEST(stop)
+{
+    watch_t w;
+    volatile sig_atomic_t flag = 1;
+    watch_start(&w, true, 0);
+    events_set_stop(w.e, &flag);
+    put(&w, 1, "*", FOOLS, "*");
+    add(&w, 2, "*", FOOLS, "*");
+    read_at(&w, 0);
+    ck_assert_uint_eq(w.out.len, 0);
+    flag = 0;
+    read_at(&w, 1);
+    const char *s = untimed(&w.out, true);
+    const char *second = strstr(s, "checkmate");
+    ck_assert_msg(second && strstr(second + 1, "checkmate"), "got %s", s);
+    watch_end(&w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("events");
@@ -474,6 +495,7 @@ int main(void)
     tcase_add_test(tc, stream_copies);
     tcase_add_test(tc, stream_cut_and_end);
     tcase_add_test(tc, stream_chapter_url);
+    tcase_add_test(tc, stop);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -58,9 +58,12 @@ struct events {
     const cli_t *cli;
     gstate_t *games;
     size_t n, cap;
+    size_t *slots;   /* hash index of games by key: 1 + the game's index, 0 if free */
+    size_t nslots;   /* 0, or a power of two at least twice n */
     uint64_t gen;    /* reads so far (of a stream: copies of games read so far) */
     uint64_t number; /* the game number the lines being rendered give */
     bool oom;
+    const volatile sig_atomic_t *stop; /* stop between games once non-zero; NULL: never */
 };
 
 /* A candidate: an event that one read of a game shows. */
@@ -81,6 +84,11 @@ events_t *events_new(const char *file, const cli_t *cli)
         e->cli = cli;
     }
     return e;
+}
+
+void events_set_stop(events_t *e, const volatile sig_atomic_t *stop)
+{
+    e->stop = stop;
 }
 
 static void list_clear(list_t *l)
@@ -104,6 +112,7 @@ void events_free(events_t *e)
         free(e->games[i].key);
     }
     free(e->games);
+    free(e->slots);
     free(e);
 }
 
@@ -211,16 +220,54 @@ static void game_key(const arb_game *g, bool stream, char *out, size_t cap)
         snprintf(out, cap, "n\x1f%llu", (unsigned long long)g->number);
 }
 
+/* FNV-1a: the hash of a game's key in the index. */
+static size_t key_hash(const char *key)
+{
+    uint64_t h = 14695981039346656037u;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot of key in the index: its game's, or the free one where it goes
+ * (linear probing; the index is never full). */
+static size_t *key_slot(const events_t *e, const char *key)
+{
+    size_t mask = e->nslots - 1, i = key_hash(key) & mask;
+    while (e->slots[i] && strcmp(e->games[e->slots[i] - 1].key, key) != 0)
+        i = (i + 1) & mask;
+    return &e->slots[i];
+}
+
 /* The state of the game with key `key`, NULL if none; the game was found
- * at index hint of the last read, where it is most likely to be again. */
+ * at index hint of the last read, where it is most likely to be again.
+ * (An index by key, not a scan: a round of thousands of games is read
+ * whole at each change.) */
 static gstate_t *game_find(events_t *e, const char *key, size_t hint)
 {
     if (hint < e->n && strcmp(e->games[hint].key, key) == 0)
         return &e->games[hint];
+    if (!e->nslots)
+        return NULL;
+    size_t at = *key_slot(e, key);
+    return at ? &e->games[at - 1] : NULL;
+}
+
+/* Makes room in the index for one more game; false if out of memory. */
+static bool index_grow(events_t *e)
+{
+    if (2 * (e->n + 1) <= e->nslots)
+        return true;
+    size_t nslots = e->nslots ? 2 * e->nslots : 128;
+    size_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return false;
+    free(e->slots);
+    e->slots = slots;
+    e->nslots = nslots;
     for (size_t i = 0; i < e->n; i++)
-        if (strcmp(e->games[i].key, key) == 0)
-            return &e->games[i];
-    return NULL;
+        *key_slot(e, e->games[i].key) = i + 1;
+    return true;
 }
 
 /* The same, created if new; NULL if out of memory. */
@@ -237,10 +284,11 @@ static gstate_t *game_state(events_t *e, const char *key, size_t hint)
         e->games = v;
         e->cap = cap;
     }
-    char *k = strdup(key);
+    char *k = index_grow(e) ? strdup(key) : NULL;
     if (!k)
         return NULL;
     e->games[e->n] = (gstate_t){ .key = k, .number = (uint64_t)e->n + 1 };
+    *key_slot(e, k) = e->n + 1;
     return &e->games[e->n++];
 }
 
@@ -612,7 +660,7 @@ static bool read_games(events_t *e, const char *text, size_t len, bool stream, b
     const arb_game *g;
     size_t index = 0;
     char key[512];
-    while ((g = arb_reader_next(r, &oom)) != NULL) {
+    while (!(e->stop && *e->stop) && (g = arb_reader_next(r, &oom)) != NULL) {
         bool last = follow_only_space(text, (size_t)g->where.end, len);
         bool provisional = stream ? last_cut && last : !g->marker && last;
         game_key(g, stream, key, sizeof key);
@@ -640,7 +688,8 @@ static bool read_games(events_t *e, const char *text, size_t len, bool stream, b
     }
     ok = ok && !oom && !out->oom;
     /* A game this read of a file does not hold (cut off by a write under
-     * way) keeps what it reported; what it was waiting for starts again. */
+     * way) keeps what it reported; what it was waiting for starts again.
+     * (A read stopped early is the last one: the loop ends.) */
     for (size_t i = 0; !stream && i < e->n; i++)
         if (e->games[i].gen != e->gen)
             list_clear(&e->games[i].waiting);

@@ -13,6 +13,7 @@
 #ifndef ARB_CLI_EVENTS_H
 #define ARB_CLI_EVENTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
@@ -26,6 +27,12 @@ typedef struct events events_t;
  * of memory. */
 events_t *events_new(const char *file, const cli_t *cli);
 void events_free(events_t *e);
+
+/* Makes events_read() stop between two games once *stop is non-zero (set
+ * by a signal handler), so that a stop during the replay of a large file
+ * is prompt.  A read stopped so is incomplete and meant to be the last.
+ * stop is kept by pointer; NULL: never stop. */
+void events_set_stop(events_t *e, const volatile sig_atomic_t *stop);
 
 /* Takes text[0..len), the whole file as it is now, read at `now` (a
  * monotonic clock, seconds) and `wall` (the time printed), and appends the

@@ -54,6 +54,11 @@ bool follow_stop_requested(void)
     return stop_requested != 0;
 }
 
+const volatile sig_atomic_t *follow_stop_flag(void)
+{
+    return &stop_requested;
+}
+
 void follow_release_stop(void)
 {
     int w = pipefd[1];

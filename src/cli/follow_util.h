@@ -5,6 +5,7 @@
 #ifndef ARB_CLI_FOLLOW_UTIL_H
 #define ARB_CLI_FOLLOW_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -21,6 +22,10 @@ int follow_wake_fd(void);
 
 /* True once SIGINT or SIGTERM has arrived. */
 bool follow_stop_requested(void);
+
+/* The stop flag itself, non-zero once SIGINT or SIGTERM has arrived: for
+ * a reader that checks it between games (events_set_stop()). */
+const volatile sig_atomic_t *follow_stop_flag(void);
 
 /* Closes the pipe of follow_catch_stop() (the handlers stay). */
 void follow_release_stop(void);
