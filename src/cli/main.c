@@ -106,7 +106,8 @@ static const struct option_spec {
       "with --follow: look at the files every --interval instead of\n"
       "being told of changes (for file systems without inotify)" },
     { "interval", OPT_INTERVAL, required_argument, "SECONDS",
-      "with --follow --poll: how often to look (default: 1)" },
+      "with --follow: how often to look at the files (--poll) or for\n"
+      "a lost directory (default: 1)" },
     { "summary", OPT_SUMMARY, no_argument, NULL, "print totals per fact, status and verdict on stderr" },
     { "progress", OPT_PROGRESS, no_argument, NULL,
       "show a progress line on stderr even when it is not a terminal\n"
