@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "gameid.h"
 #include "follow_util.h"
 
 enum ev {
@@ -220,13 +221,10 @@ static void game_key(const arb_game *g, bool stream, char *out, size_t cap)
         snprintf(out, cap, "n\x1f%llu", (unsigned long long)g->number);
 }
 
-/* FNV-1a: the hash of a game's key in the index. */
+/* The hash of a game's key in the index: the library's FNV-1a. */
 static size_t key_hash(const char *key)
 {
-    uint64_t h = 14695981039346656037u;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-        h = (h ^ *p) * 1099511628211u;
-    return (size_t)h;
+    return (size_t)gameid_fnv1a(14695981039346656037u, key, strlen(key));
 }
 
 /* The slot of key in the index: its game's, or the free one where it goes
