@@ -3,9 +3,12 @@
  * Proves a side unable to mate without a search: where every piece could
  * ever stand and which pieces can never move, then whether a mate could
  * ever be put together on a square the loser's king can reach (the
- * comment below says how).  dead_semi_static() plays out forced moves
- * first; dead_looks_blocked() tells when locked pawns make the pass worth
- * its cost. */
+ * comment below says how); again with a king shut in on two squares
+ * (ss_confined()), and with one man pinned in each group of men that wait
+ * on one another, the only one of its group that can be taken
+ * (ss_pinned()).  dead_semi_static() plays out forced moves first;
+ * dead_looks_blocked() tells when locked pawns make the pass worth its
+ * cost. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +36,9 @@
  * colours on one file, each never leaving it and the one ahead never taken,
  * never pass each other.  Entering the square of an enemy piece (not a
  * king) means it was taken or had left: it becomes clear.  A pawn that may
- * reach its last rank may become anything and go anywhere.
+ * reach its last rank may become anything and go anywhere.  A man pinned
+ * (ss_pinned(): shown never to move) keeps its square as its reach; it
+ * still becomes clear if it may be taken.
  *
  * Every condition only grows with reach and clear, so the iteration ends,
  * and by induction over any series of legal moves every position reached
