@@ -86,7 +86,7 @@ typedef struct ss {
  * anywhere: everything a pawn, knight or king attacks, the first square of
  * each line of a slider.  Also the squares it could first move to (for a
  * pawn, where it could take). */
-static bb_t near_att(const tables_t *T, int t, int c, int x)
+static inline bb_t near_att(const tables_t *T, int t, int c, int x)
 {
     switch (t) {
     case PAWN: return T->pawn[c][x];
@@ -100,12 +100,11 @@ static bb_t near_att(const tables_t *T, int t, int c, int x)
 /* Returns false, leaving ss unfinished, as soon as a pawn of `hopeless`
  * (WHITE, BLACK, or -1 for none) may promote: the pass cannot prove that
  * side unwinnable then.  ban[c] (NULL: none) holds squares the king of c is
- * assumed never to stand on (ss_confined() says when that holds). */
-static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
+ * assumed never to stand on (ss_confined() says when that holds); pinned
+ * the squares of the men ss->pin lists. */
+static inline ARB_ALWAYS_INLINE bool saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless,
+                                              const bb_t *ban, bb_t pinned)
 {
-    bb_t pinned = 0;
-    for (int k = 0; k < ss->npin; k++)
-        pinned |= BIT(ss->pin[k]);
     memset(ss->at, -1, sizeof ss->at);
     ss->n = 0;
     for (bb_t o = p->occ; o;) {
@@ -157,9 +156,7 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
             int c = ss->color[i], type = ss->type[i];
             bb_t r = ss->reach[i], nr = r, taken = 0;
             bb_t fixed_king = fixed[!c] & p->pc[!c][KING];
-            if (pinned & BIT(ss->sq[i])) {
-                continue; /* it never moves; others may take it */
-            } else if (ss->promo[i]) {
+            if (ss->promo[i]) {
                 /* anything, anywhere */
             } else if (type == PAWN) {
                 bb_t push, dbl, caps = 0, ep_caps;
@@ -217,7 +214,8 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                     nr = ALL_BB;
                 }
             } else {
-                bb_t allowed = ~fixed[c] & ~fixed_king;
+                /* a pinned man never moves (last_allowed starts at 0) */
+                bb_t allowed = pinned & BIT(ss->sq[i]) ? 0 : ~fixed[c] & ~fixed_king;
                 if (type == KING)
                     allowed &= ~guard[!c] & (ban ? ~ban[c] : ALL_BB);
                 /* the reach is closed under the moves of the last pass: only
@@ -256,6 +254,18 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
         }
     }
     return true;
+}
+
+/* saturate() in two copies: the plain pass (pinned = 0, where the test
+ * folds away) pays nothing for the pins. */
+static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
+{
+    if (!ss->npin)
+        return saturate(T, p, ss, hopeless, ban, 0);
+    bb_t pinned = 0;
+    for (int k = 0; k < ss->npin; k++)
+        pinned |= BIT(ss->pin[k]);
+    return saturate(T, p, ss, hopeless, ban, pinned);
 }
 
 /* Could w ever mate on the square s?  A mate needs a piece of w (not the
@@ -546,8 +556,14 @@ static bool ss_pin_holds(const tables_t *T, const ss_t *ss, int k)
  * men at once).  True if w is proved unable to mate. */
 static bool ss_pinned(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
 {
+    /* squares next to an empty one, by the kind of step: a man to pin has
+     * no empty square to step to */
+    const bb_t empty = ~p->occ, d = step_diag(empty), o = step_orth(empty), n = step_knight(empty);
     ss->npin = 0;
     for (int c = WHITE; c <= BLACK; c++) {
+        const bb_t *C = p->pc[c];
+        if (!((C[KNIGHT] & ~n) | (C[BISHOP] & ~d) | (C[ROOK] & ~o) | (C[QUEEN] & ~(d | o))))
+            continue;
         if (p->castle & (3 << (2 * c)))
             continue;
         const bb_t set = ss_waiting(T, p, c);
