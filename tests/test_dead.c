@@ -322,8 +322,8 @@ END_TEST
 /* The same wall broken in three ways: a light black bishop on d1 can take
  * the bishop b1 too (two men of the group can be taken: the first taken
  * frees the other); without the pawn c3 the white king walks out by b2; a
- * dark white bishop on f8 covers a7 and b8.  The
- * answers flip to winnable, lines replayed. */
+ * dark white bishop on f8 covers a7 or b8 of a mate on a8.  The answers
+ * flip to winnable, lines replayed. */
 START_TEST(waiting_men_broken)
 {
     EXPECT("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB1b4 b - -", BLACK, W);
