@@ -505,29 +505,32 @@ static bb_t ss_waiting(const tables_t *T, const dpos_t *p, int c)
     return set;
 }
 
-/* Does the pass ss confirm pin k: r = ss->pin[k] never moves, because
- * every man of its cluster (pin_hold[k]: r and the men whose squares the
- * first moves of the cluster would need) can first move only to a square
- * of the cluster, to a square a man holds for ever, or, a king, to a square
- * a fixed enemy man always attacks, and no man of the cluster but r can be
- * taken (a king never is; for the others no enemy man's reach holds their
- * square)?  Then until a man of the cluster is taken, none moves: at the
- * first move of one, all still stand, and they fill every square it could
- * go to.  The only one that can be taken is r, so r never moves: taken, it
- * is gone.  The pass itself assumed that (ss_saturate() pins r), and the
- * check is made on its result: by induction over a game, the first move
- * that broke the pass's invariants or moved r would be r's, which the
- * argument above rules out. */
+/* Does the pass ss confirm pin k: r = ss->pin[k] never moves?  It does
+ * if every man of r's cluster (pin_hold[k]: r and the men whose squares
+ * the first moves of the cluster would need) can first move only to a
+ * square of the cluster, to a square a man holds for ever (for r, a man of
+ * its own colour: the pass does not know r's captures), or, a king, to a
+ * square a fixed enemy man always attacks; and if no man of the cluster
+ * but r can be taken (a king never is; for the others no enemy man's
+ * reach holds their square).  Then until a man of the cluster is taken,
+ * none moves: at the first move of one, all still stand, and they fill
+ * every square it could go to.  The only one that can be taken is r, so r
+ * never moves: taken, it is gone.  The pass itself assumed that
+ * (ss_saturate() pins r), and the check is made on its result: by
+ * induction over a game, the first move that broke the pass's invariants
+ * or moved r would be r's, which the argument above rules out. */
 static bool ss_pin_holds(const tables_t *T, const ss_t *ss, int k)
 {
     const int r = ss->pin[k], c = ss->color[ss->at[r]];
     const bb_t hold = ss->pin_hold[k];
-    bb_t fixed_all = 0, guard = 0, enemy_reach = 0;
+    bb_t fixed_own = 0, fixed_all = 0, guard = 0, enemy_reach = 0;
     for (int i = 0; i < ss->n; i++) {
         if (!ss->clear[i]) {
             fixed_all |= BIT(ss->sq[i]);
             if (ss->color[i] != c)
                 guard |= near_att(T, ss->type[i], ss->color[i], ss->sq[i]);
+            else
+                fixed_own |= BIT(ss->sq[i]);
         }
         if (ss->color[i] != c)
             enemy_reach |= ss->promo[i] ? ALL_BB : ss->reach[i];
@@ -536,7 +539,9 @@ static bool ss_pin_holds(const tables_t *T, const ss_t *ss, int k)
         int s = pop_lsb(&x), i = ss->at[s];
         if (i < 0 || ss->color[i] != c || ss->type[i] == PAWN)
             return false;
-        bb_t out = near_att(T, ss->type[i], c, s) & ~hold & ~fixed_all;
+        /* a fixed enemy man is never taken by the men the pass moves, but
+         * r's moves are not in the pass */
+        bb_t out = near_att(T, ss->type[i], c, s) & ~hold & ~(s == r ? fixed_own : fixed_all);
         if (ss->type[i] == KING)
             out &= ~guard;
         if (out || (s != r && ss->type[i] != KING && (enemy_reach & BIT(s))))
