@@ -308,6 +308,9 @@ END_TEST
 START_TEST(waiting_men_dead)
 {
     EXPECT_BOTH("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - -", U, U);
+    /* the replay's probe too, for Black (White's rook has an open file, where
+     * the probe does not try the pass) */
+    EXPECT_QUICK("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - -", BLACK, X, U);
     EXPECT_BOTH("1bB5/k7/R5r1/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 b - -", U, U);
     EXPECT_BOTH("1b6/k7/B7/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - -", U, U);
     int sides, decided;
