@@ -486,11 +486,13 @@ static bool ss_confined(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
 
 /* The men of colour c other than pawns that might wait on one another: the
  * greatest set of them each of whose first-move squares (near_att()) holds
- * a pawn or a man of the set, or is, for the king, attacked by an enemy
- * pawn.  Only a candidate: ss_pin_holds() checks it against the pass. */
+ * a blocked pawn or a man of the set, or is, for the king, attacked by a
+ * blocked enemy pawn (a pawn that can push now is fixed in no pass).  Only
+ * a candidate: ss_pin_holds() checks it against the pass. */
 static bb_t ss_waiting(const tables_t *T, const dpos_t *p, int c)
 {
-    const bb_t pawns = p->pc[WHITE][PAWN] | p->pc[BLACK][PAWN], pawn_att = pawn_takes(p->pc[!c][PAWN], !c);
+    const bb_t blocked[2] = {p->pc[WHITE][PAWN] & p->occ >> 8, p->pc[BLACK][PAWN] & p->occ << 8};
+    const bb_t pawns = blocked[WHITE] | blocked[BLACK], pawn_att = pawn_takes(blocked[!c], !c);
     bb_t set = p->pc[c][0] & ~p->pc[c][PAWN];
     for (bool changed = true; changed;) {
         changed = false;
