@@ -84,6 +84,52 @@ static void expect_at(const char *file, int line, const char *fen, int color, en
         EXPECT((fen), BLACK, (b));                                                                             \
     } while (0)
 
+/* Runs the labelled positions of tests/data/`name` through s: no decided
+ * answer may disagree with the label, every line must replay to mate;
+ * *sides and *decided count the sides. */
+static void run_labelled(const char *name, dead_search_t *s, int *sides, int *decided)
+{
+    const char *top = getenv("abs_top_srcdir");
+    char path[4096], buf[512], why[256];
+    snprintf(path, sizeof path, "%s/tests/data/%s", top && *top ? top : ".", name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static move_t line[LINE_CAP];
+    int lineno = 0;
+    *sides = *decided = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (buf[0] == '#' || !buf[0])
+            continue;
+        ck_assert_msg(strlen(buf) > 3 && buf[2] == ' ', "%s:%d: bad line", path, lineno);
+        char fen[sizeof buf + 8];
+        int fields = 1;
+        snprintf(fen, sizeof fen, "%s", buf + 3);
+        for (const char *c = fen; *c; c++)
+            fields += *c == ' ' && c[1] && c[1] != ' ';
+        if (fields == 2) /* a few entries give only placement and side */
+            strcat(fen, " - -");
+        board_t b;
+        board_error_t err;
+        ck_assert_msg(board_from_fen(&b, fen, false, &err) == 0, "%s:%d: %s", path, lineno, err);
+        for (int c = WHITE; c <= BLACK; c++) {
+            bool label = buf[c] != '-';
+            int len = 0;
+            enum dead_answer a = dead_can_win(s, &b, c, line, LINE_CAP, &len);
+            ++*sides;
+            if (a == DEAD_UNDETERMINED)
+                continue;
+            ++*decided;
+            if ((a == DEAD_WINNABLE) != label)
+                ck_abort_msg("%s:%d: %s: label %.2s, got %s", path, lineno, side_name(c), buf, answer_name(a));
+            if (a == DEAD_WINNABLE && replay_line(&b, c, line, len, why, sizeof why))
+                ck_abort_msg("%s:%d: %s: helpmate line rejected: %s", path, lineno, side_name(c), why);
+        }
+    }
+    fclose(f);
+}
+
 /* dead_quick() and dead_probe() must give `expect`. */
 static void expect_quick_at(const char *file, int line, const char *fen, int color, enum dead_answer quick,
                             enum dead_answer probe)
@@ -239,6 +285,53 @@ START_TEST(confined_king_traps)
     EXPECT("8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/5B2 w - - 0 1", WHITE, W);
     EXPECT("8/Kp2B1B1/1PpB1B2/k1P5/p1P5/P7/8/8 w - - 0 1", WHITE, W);
     EXPECT("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/3b4 w - - 0 1", BLACK, W);
+}
+END_TEST
+
+/* Men that wait on one another behind locked pawns.  In
+ * B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 the rook a1, king a2 and bishop
+ * b1 can each move only to a square another of them holds (a3 and b2 are
+ * attacked by the pawns b4 and c3, b3 and c2 are White's own pawns), so
+ * none moves until one is taken; only the rook can be (Bh2-g1-...-b2xa1):
+ * it never moves, and the king and bishop stay below the wall.  Every pawn
+ * is locked (White's take only on light squares, where Black has nothing
+ * that can be taken; Black's on a3, b2, d2 and f2, which no white man
+ * other than the king ever reaches).  Black's bishops are dark: the white
+ * king on a2 or on a dark square of the first rank always has two light
+ * flight squares, and only the bishop b1 can fill one.  White's bishops
+ * are light: every light square of the black king's region has two dark
+ * flight squares or more, and only the bishop d8 is above the wall.  Dead.
+ * 1bB5/k7/R5r1/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 is the same after the only
+ * move, 1...Rxa6+, and either bishop taking back.  Both from the issue's
+ * list (CHA's labels: neither side can mate; also in
+ * tests/data/dead-locked-clusters.txt). */
+START_TEST(waiting_men_dead)
+{
+    EXPECT_BOTH("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - -", U, U);
+    /* the replay's probe too, for Black (White's rook has an open file, where
+     * the probe does not try the pass) */
+    EXPECT_QUICK("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - -", BLACK, X, U);
+    EXPECT_BOTH("1bB5/k7/R5r1/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 b - -", U, U);
+    EXPECT_BOTH("1b6/k7/B7/8/1pBp1p1p/1PpP1PbP/K1P4b/RB6 w - -", U, U);
+    int sides, decided;
+    dead_search_t *s = dead_search_new(0);
+    ck_assert(s != NULL);
+    run_labelled("dead-locked-clusters.txt", s, &sides, &decided);
+    dead_search_free(s);
+    ck_assert_int_eq(decided, sides);
+}
+END_TEST
+
+/* The same wall broken in three ways: a light black bishop on d1 can take
+ * the bishop b1 too (two men of the group can be taken: the first taken
+ * frees the other); without the pawn c3 the white king walks out by b2; a
+ * dark white bishop on f8 covers a7 or b8 of a mate on a8.  The answers
+ * flip to winnable, lines replayed. */
+START_TEST(waiting_men_broken)
+{
+    EXPECT("B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB1b4 b - -", BLACK, W);
+    EXPECT_BOTH("B2b4/8/8/4k3/1p6/1P2p1pB/K1P1P1Pb/RB6 b - -", W, W);
+    EXPECT("B2b1B2/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - -", WHITE, W);
 }
 END_TEST
 
@@ -682,46 +775,10 @@ END_TEST
 
 START_TEST(vector_subset)
 {
-    const char *top = getenv("abs_top_srcdir");
-    char path[4096], buf[512], why[256];
-    snprintf(path, sizeof path, "%s/tests/data/d3chess-unwinnability-subset.txt", top && *top ? top : ".");
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
     dead_search_t *s = dead_search_new(SUBSET_BUDGET);
     ck_assert(s != NULL);
-    static move_t line[LINE_CAP];
-    int sides = 0, decided = 0, lineno = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        lineno++;
-        buf[strcspn(buf, "\r\n")] = '\0';
-        if (buf[0] == '#' || !buf[0])
-            continue;
-        ck_assert_msg(strlen(buf) > 3 && buf[2] == ' ', "%s:%d: bad line", path, lineno);
-        char fen[sizeof buf + 8];
-        int fields = 1;
-        snprintf(fen, sizeof fen, "%s", buf + 3);
-        for (const char *c = fen; *c; c++)
-            fields += *c == ' ' && c[1] && c[1] != ' ';
-        if (fields == 2) /* a few entries give only placement and side */
-            strcat(fen, " - -");
-        board_t b;
-        board_error_t err;
-        ck_assert_msg(board_from_fen(&b, fen, false, &err) == 0, "%s:%d: %s", path, lineno, err);
-        for (int c = WHITE; c <= BLACK; c++) {
-            bool label = buf[c] != '-';
-            int len = 0;
-            enum dead_answer a = dead_can_win(s, &b, c, line, LINE_CAP, &len);
-            sides++;
-            if (a == DEAD_UNDETERMINED)
-                continue;
-            decided++;
-            if ((a == DEAD_WINNABLE) != label)
-                ck_abort_msg("%s:%d: %s: label %.2s, got %s", path, lineno, side_name(c), buf, answer_name(a));
-            if (a == DEAD_WINNABLE && replay_line(&b, c, line, len, why, sizeof why))
-                ck_abort_msg("%s:%d: %s: helpmate line rejected: %s", path, lineno, side_name(c), why);
-        }
-    }
-    fclose(f);
+    int sides, decided;
+    run_labelled("d3chess-unwinnability-subset.txt", s, &sides, &decided);
     dead_search_free(s);
     ck_assert_int_eq(sides, 602);
     ck_assert_msg(decided * 1000 >= sides * MIN_DECIDED, "decided %d of %d sides, fewer than %d per mille", decided,
@@ -745,6 +802,8 @@ static Suite *dead_suite(void)
     TU_CASE(s, confined_loser_king_stalemates, 30);
     TU_CASE(s, confined_winner_king_stalemates, 30);
     TU_CASE(s, confined_king_traps, 30);
+    TU_CASE(s, waiting_men_dead, 30);
+    TU_CASE(s, waiting_men_broken, 30);
     TU_CASE(s, best_first_pawn_plans, 60);
     TU_CASE(s, best_first_bishop_mates, 60);
     TU_CASE(s, bishops_walk_to_the_corner, 60);

@@ -3,9 +3,12 @@
  * Proves a side unable to mate without a search: where every piece could
  * ever stand and which pieces can never move, then whether a mate could
  * ever be put together on a square the loser's king can reach (the
- * comment below says how).  dead_semi_static() plays out forced moves
- * first; dead_looks_blocked() tells when locked pawns make the pass worth
- * its cost. */
+ * comment below says how); again with a king shut in on two squares
+ * (ss_confined()), and with one man pinned in each group of men that wait
+ * on one another, the only one of its group that can be taken
+ * (ss_pinned()).  dead_semi_static() plays out forced moves first;
+ * dead_looks_blocked() tells when locked pawns make the pass worth its
+ * cost. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +36,9 @@
  * colours on one file, each never leaving it and the one ahead never taken,
  * never pass each other.  Entering the square of an enemy piece (not a
  * king) means it was taken or had left: it becomes clear.  A pawn that may
- * reach its last rank may become anything and go anywhere.
+ * reach its last rank may become anything and go anywhere.  A man pinned
+ * (ss_pinned(): shown never to move) keeps its square as its reach; it
+ * still becomes clear if it may be taken.
  *
  * Every condition only grows with reach and clear, so the iteration ends,
  * and by induction over any series of legal moves every position reached
@@ -62,6 +67,8 @@ static inline bb_t step_knight(bb_t b)
     return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
 }
 
+#define SS_PINS 4 /* pieces ss_pinned() may pin at once */
+
 typedef struct ss {
     int n;
     uint8_t sq[32], color[32], type[32];
@@ -70,13 +77,33 @@ typedef struct ss {
     bb_t reach[32];
     bb_t last_allowed[32]; /* the input of a piece's last expansion */
     int8_t at[64];      /* piece index by its square now, -1 if empty */
+    int npin;           /* pieces assumed never to move (ss_pinned()) ... */
+    uint8_t pin[SS_PINS];
+    bb_t pin_hold[SS_PINS]; /* ... and the squares that stay held while each stands */
 } ss_t;
+
+/* What a piece of type t and colour c on x attacks whatever else stands
+ * anywhere: everything a pawn, knight or king attacks, the first square of
+ * each line of a slider.  Also the squares it could first move to (for a
+ * pawn, where it could take). */
+static inline bb_t near_att(const tables_t *T, int t, int c, int x)
+{
+    switch (t) {
+    case PAWN: return T->pawn[c][x];
+    case KNIGHT: return T->knight[x];
+    case BISHOP: return T->king[x] & bishop_att(T, x, ALL_BB);
+    case ROOK: return T->king[x] & rook_att(T, x, ALL_BB);
+    default: return T->king[x];
+    }
+}
 
 /* Returns false, leaving ss unfinished, as soon as a pawn of `hopeless`
  * (WHITE, BLACK, or -1 for none) may promote: the pass cannot prove that
  * side unwinnable then.  ban[c] (NULL: none) holds squares the king of c is
- * assumed never to stand on (ss_confined() says when that holds). */
-static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
+ * assumed never to stand on (ss_confined() says when that holds); pinned
+ * the squares of the men ss->pin lists. */
+static inline ARB_ALWAYS_INLINE bool saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless,
+                                              const bb_t *ban, bb_t pinned)
 {
     memset(ss->at, -1, sizeof ss->at);
     ss->n = 0;
@@ -118,15 +145,8 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                 /* what a piece that never moves attacks whatever else moves:
                  * everything a pawn, knight or king attacks, the first
                  * square of each line of a slider */
-                int x = ss->sq[i];
-                fixed[c] |= BIT(x);
-                switch (ss->type[i]) {
-                case PAWN: guard[c] |= T->pawn[c][x]; break;
-                case KNIGHT: guard[c] |= T->knight[x]; break;
-                case BISHOP: guard[c] |= T->king[x] & bishop_att(T, x, ALL_BB); break;
-                case ROOK: guard[c] |= T->king[x] & rook_att(T, x, ALL_BB); break;
-                default: guard[c] |= T->king[x]; break;
-                }
+                fixed[c] |= BIT(ss->sq[i]);
+                guard[c] |= near_att(T, ss->type[i], c, ss->sq[i]);
             }
             if (ss->type[i] != KING)
                 can_be[c] |= ss->reach[i];
@@ -194,7 +214,8 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
                     nr = ALL_BB;
                 }
             } else {
-                bb_t allowed = ~fixed[c] & ~fixed_king;
+                /* a pinned man never moves (last_allowed starts at 0) */
+                bb_t allowed = pinned & BIT(ss->sq[i]) ? 0 : ~fixed[c] & ~fixed_king;
                 if (type == KING)
                     allowed &= ~guard[!c] & (ban ? ~ban[c] : ALL_BB);
                 /* the reach is closed under the moves of the last pass: only
@@ -233,6 +254,18 @@ static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopele
         }
     }
     return true;
+}
+
+/* saturate() in two copies: the plain pass (pinned = 0, where the test
+ * folds away) pays nothing for the pins. */
+static bool ss_saturate(const tables_t *T, const dpos_t *p, ss_t *ss, int hopeless, const bb_t *ban)
+{
+    if (!ss->npin)
+        return saturate(T, p, ss, hopeless, ban, 0);
+    bb_t pinned = 0;
+    for (int k = 0; k < ss->npin; k++)
+        pinned |= BIT(ss->pin[k]);
+    return saturate(T, p, ss, hopeless, ban, pinned);
 }
 
 /* Could w ever mate on the square s?  A mate needs a piece of w (not the
@@ -334,10 +367,14 @@ static bool ss_unwinnable(const tables_t *T, const dpos_t *p, const ss_t *ss, in
         reach_att[i] = 0;
         if (ss->color[i] != w || ss->type[i] == KING)
             continue;
+        bb_t occ = fixed_all; /* a pinned piece's cluster stands while it does */
+        for (int k = 0; k < ss->npin; k++)
+            if (ss->pin[k] == ss->sq[i])
+                occ |= ss->pin_hold[k];
         for (bb_t r = ss->reach[i]; r;) {
             int x = pop_lsb(&r);
-            bb_t a = ss->promo[i] ? bishop_att(T, x, fixed_all) | rook_att(T, x, fixed_all) | T->knight[x]
-                                  : piece_att(T, ss->type[i], w, x, fixed_all);
+            bb_t a = ss->promo[i] ? bishop_att(T, x, occ) | rook_att(T, x, occ) | T->knight[x]
+                                  : piece_att(T, ss->type[i], w, x, occ);
             att_from[i][x] = a;
             reach_att[i] |= a;
         }
@@ -447,14 +484,138 @@ static bool ss_confined(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
     return false;
 }
 
+/* The men of colour c other than pawns that might wait on one another: the
+ * greatest set of them each of whose first-move squares (near_att()) holds
+ * a blocked pawn or a man of the set, or is, for the king, attacked by a
+ * blocked enemy pawn (a pawn that can push now is fixed in no pass).  Only
+ * a candidate: ss_pin_holds() checks it against the pass. */
+static bb_t ss_waiting(const tables_t *T, const dpos_t *p, int c)
+{
+    const bb_t blocked[2] = {p->pc[WHITE][PAWN] & p->occ >> 8, p->pc[BLACK][PAWN] & p->occ << 8};
+    const bb_t pawns = blocked[WHITE] | blocked[BLACK], pawn_att = pawn_takes(blocked[!c], !c);
+    bb_t set = p->pc[c][0] & ~p->pc[c][PAWN];
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (bb_t x = set; x;) {
+            int s = pop_lsb(&x), t = PIECE_TYPE(p->sq[s]);
+            if (near_att(T, t, c, s) & ~(pawns | set | (t == KING ? pawn_att : 0))) {
+                set &= ~BIT(s);
+                changed = true;
+            }
+        }
+    }
+    return set;
+}
+
+/* Does the pass ss confirm pin k: r = ss->pin[k] never moves?  It does
+ * if every man of r's cluster (pin_hold[k]: r and the men whose squares
+ * the first moves of the cluster would need) can first move only to a
+ * square of the cluster, to a square a man holds for ever (for r, a man of
+ * its own colour: the pass does not know r's captures), or, a king, to a
+ * square a fixed enemy man always attacks; and if no man of the cluster
+ * but r can be taken (a king never is; for the others no enemy man's
+ * reach holds their square).  Then until a man of the cluster is taken,
+ * none moves: at the first move of one, all still stand, and they fill
+ * every square it could go to.  The only one that can be taken is r, so r
+ * never moves: taken, it is gone.  The pass itself assumed that
+ * (ss_saturate() pins r), and the check is made on its result: by
+ * induction over a game, the first move that broke the pass's invariants
+ * or moved r would be r's, which the argument above rules out. */
+static bool ss_pin_holds(const tables_t *T, const ss_t *ss, int k)
+{
+    const int r = ss->pin[k], c = ss->color[ss->at[r]];
+    const bb_t hold = ss->pin_hold[k];
+    bb_t fixed_own = 0, fixed_all = 0, guard = 0, enemy_reach = 0;
+    for (int i = 0; i < ss->n; i++) {
+        if (!ss->clear[i]) {
+            fixed_all |= BIT(ss->sq[i]);
+            if (ss->color[i] != c)
+                guard |= near_att(T, ss->type[i], ss->color[i], ss->sq[i]);
+            else
+                fixed_own |= BIT(ss->sq[i]);
+        }
+        if (ss->color[i] != c)
+            enemy_reach |= ss->promo[i] ? ALL_BB : ss->reach[i];
+    }
+    for (bb_t x = hold; x;) {
+        int s = pop_lsb(&x), i = ss->at[s];
+        if (i < 0 || ss->color[i] != c || ss->type[i] == PAWN)
+            return false;
+        /* a fixed enemy man is never taken by the men the pass moves, but
+         * r's moves are not in the pass */
+        bb_t out = near_att(T, ss->type[i], c, s) & ~hold & ~(s == r ? fixed_own : fixed_all);
+        if (ss->type[i] == KING)
+            out &= ~guard;
+        if (out || (s != r && ss->type[i] != KING && (enemy_reach & BIT(s))))
+            return false;
+    }
+    return true;
+}
+
+/* The pass again with men pinned (ss_pin_holds()): a cluster of men that
+ * wait on one another (ss_waiting()), like a king in a corner between its
+ * rook and a bishop behind locked pawns, of which one could be taken where
+ * it stands.  The plain pass lets that one move after another has left,
+ * and the other leave once it is taken; pinned, it stays (and its lines
+ * stop at the cluster), while the others may still move once it is gone.
+ * One pin per cluster, tried on each man of it (kings apart), at most
+ * SS_PINS in all; no castling rights for the colour (castling moves two
+ * men at once).  True if w is proved unable to mate. */
+static bool ss_pinned(const tables_t *T, const dpos_t *p, ss_t *ss, int w)
+{
+    /* squares next to an empty one, by the kind of step: a man to pin has
+     * no empty square to step to */
+    const bb_t empty = ~p->occ, d = step_diag(empty), o = step_orth(empty), n = step_knight(empty);
+    ss->npin = 0;
+    for (int c = WHITE; c <= BLACK; c++) {
+        const bb_t *C = p->pc[c];
+        if (!((C[KNIGHT] & ~n) | (C[BISHOP] & ~d) | (C[ROOK] & ~o) | (C[QUEEN] & ~(d | o))))
+            continue;
+        if (p->castle & (3 << (2 * c)))
+            continue;
+        const bb_t set = ss_waiting(T, p, c);
+        if (popcnt(set) < 2)
+            continue;
+        for (bb_t x = set & ~p->pc[c][KING]; x && ss->npin < SS_PINS;) {
+            int r = pop_lsb(&x);
+            bb_t hold = BIT(r);
+            for (bb_t grown = 0; grown != hold;) {
+                grown = hold;
+                for (bb_t y = grown; y;) {
+                    int s = pop_lsb(&y);
+                    hold |= near_att(T, PIECE_TYPE(p->sq[s]), c, s) & set;
+                }
+            }
+            if (!(hold & (hold - 1)))
+                continue;
+            ss->pin[ss->npin] = (uint8_t)r;
+            ss->pin_hold[ss->npin++] = hold;
+            bool holds = ss_saturate(T, p, ss, w, NULL);
+            for (int k = 0; k < ss->npin && holds; k++)
+                holds = ss_pin_holds(T, ss, k);
+            if (!holds) {
+                ss->npin--;
+                continue;
+            }
+            if (ss_unwinnable(T, p, ss, w))
+                return true;
+            x &= ~hold;
+        }
+    }
+    ss->npin = 0;
+    return false;
+}
+
 /* The semi-static pass's proof that w cannot mate in p: the plain pass,
- * then the confined king's (ss_confined()). */
+ * then the confined king's (ss_confined()), then with pinned men
+ * (ss_pinned()). */
 bool dead_ss_proves(const tables_t *T, const dpos_t *p, int w)
 {
     ss_t ss;
+    ss.npin = 0;
     if (ss_saturate(T, p, &ss, w, NULL) && ss_unwinnable(T, p, &ss, w))
         return true;
-    return ss_confined(T, p, &ss, w);
+    return ss_confined(T, p, &ss, w) || ss_pinned(T, p, &ss, w);
 }
 
 /* Semi-static verdict for frames[ply] after playing out forced moves (a

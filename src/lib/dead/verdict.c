@@ -11,7 +11,10 @@
  *      pawns), where every piece could ever stand, and whether a mate could
  *      ever be put together on a square the loser's king can reach; again
  *      with a king shut in on two squares, which the other king can never
- *      approach without stalemating it;
+ *      approach without stalemating it; again with men that can move only
+ *      onto one another's squares (a king in the corner between its rook
+ *      and a bishop behind locked pawns): none moves before one is taken,
+ *      so where only one of them can be taken, that one never moves;
  *   7. the semi-static pass after each legal move (it stops at the first
  *      move it cannot prove, so it costs one pass where a mate is near);
  *   2. a local helpmate search: the mate happens around the loser's king
