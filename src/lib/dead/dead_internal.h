@@ -290,6 +290,8 @@ struct dead_search {
     bool pawn_mode;          /* corner mode: pawn play first while the winner has no rook or queen */
     bool other_side;         /* corner mode: the corner on the winner's side of the board */
     bool bishop_mode;        /* corner mode: bishops heading for the corner are rewarded too */
+    bool offer_mode;         /* pawn play and the winner's offers to the loser's pawns first,
+                                while the winner has no rook or queen */
     int winner;              /* colour whose mate is sought */
     int root_lk;             /* the loser's king square at the start of the call */
     int max_depth;           /* plies of the current iteration, before rewards */
