@@ -399,6 +399,10 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
         else if (var[i] == V_PUNISH)
             nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
         dead_do_move(T, p, m, q);
+#ifdef __GNUC__
+        if (s->use_tt) /* the child's entry, far out of the cache in a long search */
+            __builtin_prefetch(&s->tt[q->key & s->tt_used & ~(size_t)3]);
+#endif
         s->path[ply] = m;
         if (mate_dfs(s, ply + 1, nd, reward))
             return true;
