@@ -304,8 +304,8 @@ struct dead_search {
     dmove_t mate[MAX_PLY];
     uint64_t ss_failed[256]; /* signatures (pawns and material) the semi-static pass could not
                                 prove in this call; their positions are not tested again */
-    uint64_t ss_proved[SS_PROVED_SLOTS]; /* keys (winner folded in) of positions the pass proved:
-                                the exhaustion meets them again and again, never keeping them */
+    uint64_t *ss_proved;     /* SS_PROVED_SLOTS keys (winner folded in) of positions the pass
+                                proved, made by the first long exhaustion (exhaust.c) */
     struct bfs_node *queue;  /* the breadth-first stage's queue and its hash set of keys */
     uint64_t *seen;          /* (0 = free), allocated by the stage and freed after it */
     size_t queue_cap, seen_mask;

@@ -114,9 +114,12 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
 /* The semi-static pass's proof for q, remembered: a position it proves is
  * not kept in the seen set, so the searches reach it again by every path.
  * The pass depends on nothing but the position and the winner, so an
- * entry holds for the handle's life (0 stands for free). */
+ * entry holds for the handle's life (0 stands for free).  Short stages
+ * (the replay's) go without: the table would cost more than it saves. */
 static bool ss_proves(dead_search_t *s, const dpos_t *q)
 {
+    if (!s->ss_proved)
+        return dead_ss_proves(&s->T, q, s->winner);
     uint64_t k = seen_key(q->key ^ (s->winner == BLACK ? 0x9E3779B97F4A7C15ULL : 0));
     uint64_t *slot = &s->ss_proved[(k >> 40) & (SS_PROVED_SLOTS - 1)];
     if (*slot == k)
@@ -275,6 +278,8 @@ static size_t stage_room(dead_search_t *s, unsigned long until)
         hs *= 2;
     s->queue = malloc(cap * sizeof *s->queue);
     s->seen = malloc(hs * sizeof *s->seen);
+    if (!s->ss_proved && cap >= SS_PROVED_SLOTS)
+        s->ss_proved = calloc(SS_PROVED_SLOTS, sizeof *s->ss_proved); /* none is no harm */
     if (!s->queue || !s->seen)
         return 0;
     s->queue_cap = cap;

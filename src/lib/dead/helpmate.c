@@ -64,6 +64,7 @@ void dead_search_free(dead_search_t *s)
     free(s->frames);
     free(s->queue);
     free(s->seen);
+    free(s->ss_proved);
     free(s);
 }
 

@@ -45,8 +45,9 @@
  *      the captures and every pawn move (the mate where the winner's
  *      pieces cannot cross the chain needs a pawn of the winner through
  *      it, and only the sacrifice opens a file), again with nodes of its
- *      own beyond the budget.  A mate found comes with its line, replayed
- *      by the tests; no mate is a proof only when nothing was cut off.
+ *      own beyond the budget (not for the replay's small budget).  A mate
+ *      found comes with its line, replayed by the tests; no mate is a
+ *      proof only when nothing was cut off.
  * The searches of stages 2, 3, 5 and 8 prove unwinnability too when they
  * end without cutting anything off: they have then seen every position
  * that can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
@@ -289,7 +290,7 @@ static enum dead_answer analyse(dead_search_t *s)
             return a;
     }
     if (!(root->pc[WHITE][KNIGHT] | root->pc[BLACK][KNIGHT] | root->pc[WHITE][ROOK] | root->pc[BLACK][ROOK] |
-          root->pc[WHITE][QUEEN] | root->pc[BLACK][QUEEN]) && dead_looks_blocked(root)) {
+          root->pc[WHITE][QUEEN] | root->pc[BLACK][QUEEN]) && s->budget >= BF_MIN_NODES && dead_looks_blocked(root)) {
         a = deepen_offers(s);
         if (a != DEAD_UNDETERMINED)
             return a;
