@@ -287,8 +287,10 @@ static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_
  * leaves its square, the winner's pawn changes file behind it) for a pawn
  * of the winner to promote.  Rewarded: pawn moves of both sides (the
  * loser's capture of the offer among them), the winner's captures, and the
- * winner's pieces (not the king) moving onto such a square or, bishops
- * only on their own colour, closer to one.  Once the winner has a rook or
+ * winner's pieces (not the king) moving onto such a square or to where
+ * they attack one, a move from the offer.  Not every step closer: then a
+ * bishop shut out of the way (behind its own chain) walks for free, and
+ * each iteration's nodes go to those walks.  Once the winner has a rook or
  * a queen the corner mode takes over. */
 static void classify_offers(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
 {
