@@ -437,6 +437,21 @@ START_TEST(bishops_walk_default_budget)
 }
 END_TEST
 
+/* Pawns locked, bishops only: the white bishops are dark and stay above
+ * and below the chain, the black king and the light bishop of c8 above
+ * it, and the light bishop of c4 alone below it cannot mate.  Black mates
+ * only with a pawn through the chain: the bishop offered on f3 (or h3),
+ * where g2 takes it and the g4 pawn takes back, runs to f1 and promotes.
+ * CHA (D3-Chess) finds such a line, given some million nodes; the line
+ * here is replayed to mate.  Only the last deepening, which rewards the
+ * offer, finds it; at a small budget the stages before it give up sooner
+ * and it keeps nodes of its own. */
+START_TEST(offer_through_the_chain)
+{
+    EXPECT_STAGE_BUDGET("k1b5/8/8/1pBpBpBp/1PbP1PpP/6P1/6P1/K1B1B3 w - - 0 1", BLACK, W, 5, 20000);
+}
+END_TEST
+
 /* ---- positions already decided ------------------------------------------ */
 
 /* Fool's mate: mate on the board is a win for the side that mated (empty
@@ -808,6 +823,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, best_first_bishop_mates, 60);
     TU_CASE(s, bishops_walk_to_the_corner, 60);
     TU_CASE(s, bishops_walk_default_budget, 600);
+    TU_CASE(s, offer_through_the_chain, 60);
     TU_CASE(s, already_mate, 30);
     TU_CASE(s, stalemate, 30);
     TU_CASE(s, forced_capture, 30);

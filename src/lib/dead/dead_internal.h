@@ -272,6 +272,8 @@ typedef struct tt_entry {
     int32_t depth;
 } tt_entry_t;
 
+#define SS_PROVED_SLOTS 16384
+
 struct dead_search {
     tables_t T;
     bool tables_ready;       /* T is made but for knight_dist (dead_prepare()) */
@@ -290,6 +292,8 @@ struct dead_search {
     bool pawn_mode;          /* corner mode: pawn play first while the winner has no rook or queen */
     bool other_side;         /* corner mode: the corner on the winner's side of the board */
     bool bishop_mode;        /* corner mode: bishops heading for the corner are rewarded too */
+    bool offer_mode;         /* pawn play and the winner's offers to the loser's pawns first,
+                                while the winner has no rook or queen */
     int winner;              /* colour whose mate is sought */
     int root_lk;             /* the loser's king square at the start of the call */
     int max_depth;           /* plies of the current iteration, before rewards */
@@ -300,6 +304,8 @@ struct dead_search {
     dmove_t mate[MAX_PLY];
     uint64_t ss_failed[256]; /* signatures (pawns and material) the semi-static pass could not
                                 prove in this call; their positions are not tested again */
+    uint64_t *ss_proved;     /* SS_PROVED_SLOTS keys (winner folded in) of positions the pass
+                                proved, made by the first long exhaustion (exhaust.c) */
     struct bfs_node *queue;  /* the breadth-first stage's queue and its hash set of keys */
     uint64_t *seen;          /* (0 = free), allocated by the stage and freed after it */
     size_t queue_cap, seen_mask;

@@ -111,6 +111,25 @@ static void ss_note_failure(dead_search_t *s, const dpos_t *p)
     s->ss_failed[sig >> 56] = sig;
 }
 
+/* The semi-static pass's proof for q, remembered: a position it proves is
+ * not kept in the seen set, so the searches reach it again by every path.
+ * The pass depends on nothing but the position and the winner, so an
+ * entry holds for the handle's life (0 stands for free).  Short stages
+ * (the replay's) go without: the table would cost more than it saves. */
+static bool ss_proves(dead_search_t *s, const dpos_t *q)
+{
+    if (!s->ss_proved)
+        return dead_ss_proves(&s->T, q, s->winner);
+    uint64_t k = seen_key(q->key ^ (s->winner == BLACK ? 0x9E3779B97F4A7C15ULL : 0));
+    uint64_t *slot = &s->ss_proved[(k >> 40) & (SS_PROVED_SLOTS - 1)];
+    if (*slot == k)
+        return true;
+    if (!dead_ss_proves(&s->T, q, s->winner))
+        return false;
+    *slot = k;
+    return true;
+}
+
 /* Starts a search over the queue: the root is queue[0], and seen. */
 static void queue_start(dead_search_t *s, const dpos_t *root)
 {
@@ -150,7 +169,7 @@ static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos
                      (PIECE_TYPE(p->sq[MV_FROM(m)]) == PAWN &&
                       (q->pc[!p->stm][PAWN] & BIT(p->stm == WHITE ? to + 8 : to - 8)));
     if (structure && ss_worth_trying(s, q)) {
-        if (dead_ss_proves(&s->T, q, w))
+        if (ss_proves(s, q))
             return false;
         ss_note_failure(s, q);
     }
@@ -182,6 +201,31 @@ static inline int node_open(dead_search_t *s, size_t head, const dpos_t *root, d
     return n;
 }
 
+/* The children of an opened node, made a few moves ahead of their turn:
+ * the seen set is far larger than the cache, and its slot for a child is
+ * fetched from memory while the children before it are looked at. */
+#define KIDS_AHEAD 4
+
+typedef struct kids {
+    dpos_t q[KIDS_AHEAD];
+    int made;
+} kids_t;
+
+/* The child by moves[i] of p (n moves), i counting up from 0 after
+ * k->made was set to 0. */
+static inline const dpos_t *kid(const dead_search_t *s, kids_t *k, const dpos_t *p, const dmove_t *moves, int n,
+                                int i)
+{
+    for (; k->made < n && k->made < i + KIDS_AHEAD; k->made++) {
+        dpos_t *q = &k->q[k->made % KIDS_AHEAD];
+        dead_do_move(&s->T, p, moves[k->made], q);
+#ifdef __GNUC__
+        __builtin_prefetch(&s->seen[(size_t)(seen_key(q->key) >> 7) & s->seen_mask]);
+#endif
+    }
+    return &k->q[i % KIDS_AHEAD];
+}
+
 /* Puts q at queue[at], the child of queue[head] by m. */
 static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const dpos_t *q)
 {
@@ -194,9 +238,9 @@ static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const
 
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
 {
-    const tables_t *T = &s->T;
     const dpos_t *root = &s->frames[0].pos;
-    dpos_t p, q;
+    dpos_t p;
+    kids_t kids;
     dmove_t *moves = s->frames[1].moves;
     size_t head = 0, tail = 1;
     queue_start(s, root);
@@ -208,13 +252,14 @@ static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
         int n = node_open(s, head, root, &p, moves, &a);
         if (n < 0)
             return a;
+        kids.made = 0;
         for (int i = 0; i < n; i++) {
-            dead_do_move(T, &p, moves[i], &q);
-            if (!queue_worth(s, &p, moves[i], &q))
+            const dpos_t *q = kid(s, &kids, &p, moves, n, i);
+            if (!queue_worth(s, &p, moves[i], q))
                 continue;
             if (tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
-            queue_put(s, tail++, head, moves[i], &q);
+            queue_put(s, tail++, head, moves[i], q);
         }
     }
     return DEAD_UNWINNABLE;
@@ -233,6 +278,8 @@ static size_t stage_room(dead_search_t *s, unsigned long until)
         hs *= 2;
     s->queue = malloc(cap * sizeof *s->queue);
     s->seen = malloc(hs * sizeof *s->seen);
+    if (!s->ss_proved && cap >= SS_PROVED_SLOTS)
+        s->ss_proved = calloc(SS_PROVED_SLOTS, sizeof *s->ss_proved); /* none is no harm */
     if (!s->queue || !s->seen)
         return 0;
     s->queue_cap = cap;
@@ -420,26 +467,32 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
     const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
     const bool pawn_plan = dead_pawn_race(root, w);
-    dpos_t p, q;
+    dpos_t p;
+    kids_t kids;
     dmove_t *moves = s->frames[1].moves;
     size_t tail = 1, hn = 0;
     queue_start(s, root);
     heap_push(heap, &hn, 0);
     while (hn) {
         size_t head = (size_t)(heap_pop(heap, &hn) & UINT32_MAX);
+#ifdef __GNUC__
+        if (hn) /* most often the next one opened: it is anywhere in the queue */
+            __builtin_prefetch(&s->queue[heap[0] & UINT32_MAX]);
+#endif
         enum dead_answer a;
         int n = node_open(s, head, root, &p, moves, &a);
         if (n < 0)
             return a;
+        kids.made = 0;
         for (int i = 0; i < n; i++) {
             if (s->nodes >= until || tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
             s->nodes++;
-            dead_do_move(T, &p, moves[i], &q);
-            if (!queue_worth(s, &p, moves[i], &q))
+            const dpos_t *q = kid(s, &kids, &p, moves, n, i);
+            if (!queue_worth(s, &p, moves[i], q))
                 continue;
-            queue_put(s, tail, head, moves[i], &q);
-            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, &q, w, pawn_plan) + s->queue[tail].ply);
+            queue_put(s, tail, head, moves[i], q);
+            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, q, w, pawn_plan) + s->queue[tail].ply);
             heap_push(heap, &hn, f << 32 | tail);
             tail++;
         }

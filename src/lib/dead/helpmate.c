@@ -64,6 +64,7 @@ void dead_search_free(dead_search_t *s)
     free(s->frames);
     free(s->queue);
     free(s->seen);
+    free(s->ss_proved);
     free(s);
 }
 
@@ -280,6 +281,38 @@ static void classify_pawns(const dead_search_t *s, const dpos_t *p, const dmove_
     }
 }
 
+/* Offer mode, for locked chains where the winner's pieces cannot mate and
+ * its pawns are stuck: a winner's piece offered where a loser's pawn can
+ * take it and a winner's pawn can take back opens a file (the loser's pawn
+ * leaves its square, the winner's pawn changes file behind it) for a pawn
+ * of the winner to promote.  Rewarded: pawn moves of both sides (the
+ * loser's capture of the offer among them), the winner's captures, and the
+ * winner's pieces (not the king) moving onto such a square or to where
+ * they attack one, a move from the offer.  Not every step closer: then a
+ * bishop shut out of the way (behind its own chain) walks for free, and
+ * each iteration's nodes go to those walks.  Once the winner has a rook or
+ * a queen the corner mode takes over. */
+static void classify_offers(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint8_t *var)
+{
+    const tables_t *T = &s->T;
+    const int w = s->winner;
+    const bool winners_turn = p->stm == w;
+    const bb_t offers = pawn_takes(p->pc[!w][PAWN], !w) & pawn_takes(p->pc[w][PAWN], w) & ~p->pc[w][0];
+    for (int i = 0; i < n; i++) {
+        dmove_t m = moves[i];
+        int from = MV_FROM(m), to = MV_TO(m), type = PIECE_TYPE(p->sq[from]);
+        int v = V_NORMAL;
+        if (type == PAWN || (winners_turn && (MV_FLAGS(m) & MOVE_CAPTURE)))
+            v = V_REWARD;
+        else if (winners_turn && type != KING && offers) {
+            bb_t occ = (p->occ & ~BIT(from)) | BIT(to);
+            if ((offers & BIT(to)) || (piece_att(T, type, w, to, occ) & offers))
+                v = V_REWARD;
+        }
+        var[i] = (uint8_t)v;
+    }
+}
+
 /* Depth-first helpmate search below frames[ply].  Plies cost 1, rewarded
  * ones (progress towards the mate pattern) 0, punished ones 3; a normal ply
  * right after a rewarded one is free.  Rewarded moves are tried first.
@@ -343,6 +376,8 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
         classify_local(s, p, fr->moves, n, var);
     else if (s->pawn_mode && !(p->pc[w][ROOK] | p->pc[w][QUEEN]))
         classify_pawns(s, p, fr->moves, n, var);
+    else if (s->offer_mode && !(p->pc[w][ROOK] | p->pc[w][QUEEN]))
+        classify_offers(s, p, fr->moves, n, var);
     else
         classify_corner(s, p, fr->moves, n, var);
     dpos_t *q = &s->frames[ply + 1].pos;
@@ -367,6 +402,10 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
         else if (var[i] == V_PUNISH)
             nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
         dead_do_move(T, p, m, q);
+#ifdef __GNUC__
+        if (s->use_tt) /* the child's entry, far out of the cache in a long search */
+            __builtin_prefetch(&s->tt[q->key & s->tt_used & ~(size_t)3]);
+#endif
         s->path[ply] = m;
         if (mate_dfs(s, ply + 1, nd, reward))
             return true;

@@ -41,7 +41,16 @@
  *      corner as well (the loser's to block its king's flight squares, the
  *      winner's to check), with nodes of its own beyond the budget: where
  *      the mate needs bishop after bishop walked there, the other searches
- *      spend everything on the other moves.
+ *      spend everything on the other moves;
+ *   5. and last, with locked pawns and nothing but pawns and bishops, the
+ *      deepening once more, now rewarding the winner's offers: a piece put
+ *      where a loser's pawn can take it and a winner's pawn can take back,
+ *      the captures and every pawn move (the mate where the winner's
+ *      pieces cannot cross the chain needs a pawn of the winner through
+ *      it, and only the sacrifice opens a file), again with nodes of its
+ *      own beyond the budget (not for the replay's small budget).  A mate
+ *      found comes with its line, replayed by the tests; no mate is a
+ *      proof only when nothing was cut off.
  * The searches of stages 2, 3, 5 and 8 prove unwinnability too when they
  * end without cutting anything off: they have then seen every position
  * that can arise.  dead_probe() runs only stage 1, forced lines and stage 4.
@@ -85,7 +94,7 @@
 #define SPARSE_PIECES 7         /* at most this many pieces: a shorter local search, */
 #define SPARSE_LOCAL_NODES 300UL /* for a short mate only */
 #define BISHOP_MIN 6            /* bishops on the board for the deepening that walks them, */
-#define BISHOP_NODES 600000UL   /* and its nodes on each side, beyond the budget */
+#define EXTRA_NODES 600000UL    /* the last deepenings' nodes on each side, beyond the budget */
 #define FORTRESS_TEMPI 8        /* dead_fortress_proof(): pushes left to the walled-in side, */
 #define FORTRESS_NODES 4096UL   /* and the exhaustion's budget */
 
@@ -120,28 +129,47 @@ static enum dead_answer deepen(dead_search_t *s, bool other_side, bool pawn_mode
     return a;
 }
 
+/* A last deepening in the mode *mode (a flag of the handle), towards the
+ * corner on the loser's side, then on the winner's, each with
+ * EXTRA_NODES nodes of its own beyond the budget: the count is set back
+ * after a deepening that decides nothing, so that the stages after it run
+ * as they would without it.  Like any deepening it proves no mate only
+ * when it cut nothing off. */
+static enum dead_answer deepen_extra(dead_search_t *s, bool *mode)
+{
+    enum dead_answer a = DEAD_UNDETERMINED;
+    s->stage = 5;
+    *mode = true;
+    for (int side = 0; side < 2 && a == DEAD_UNDETERMINED; side++) {
+        unsigned long nodes = s->nodes;
+        a = deepen(s, side == 1, false, nodes + EXTRA_NODES);
+        if (a == DEAD_UNDETERMINED)
+            s->nodes = nodes;
+    }
+    *mode = false;
+    return a;
+}
+
 /* With many bishops (BISHOP_MIN), the mate needs them walked to the corner
  * one by one, the loser's as blockers and the winner's as checkers, and the
  * corner search, which rewards only kings, knights and pawns, spends the
  * budget on their other moves.  Here bishops heading for the corner are
  * rewarded too, towards the corner on the loser's side, then on the
- * winner's, each with BISHOP_NODES nodes of its own beyond the budget: the
- * count is set back after a deepening that decides nothing, so that the
- * stages after it run as they would without it.  Like any deepening it
- * proves no mate only when it cut nothing off. */
+ * winner's (deepen_extra()). */
 static enum dead_answer deepen_bishops(dead_search_t *s)
 {
-    enum dead_answer a = DEAD_UNDETERMINED;
-    s->stage = 5;
-    s->bishop_mode = true;
-    for (int side = 0; side < 2 && a == DEAD_UNDETERMINED; side++) {
-        unsigned long nodes = s->nodes;
-        a = deepen(s, side == 1, false, nodes + BISHOP_NODES);
-        if (a == DEAD_UNDETERMINED)
-            s->nodes = nodes;
-    }
-    s->bishop_mode = false;
-    return a;
+    return deepen_extra(s, &s->bishop_mode);
+}
+
+/* Where pawns are locked and nothing but pawns and bishops is left, the
+ * winner often can mate only after a pawn of its own gets through: a piece
+ * offered to a loser's pawn, taken, and taken back by a winner's pawn,
+ * which then promotes (helpmate.c, classify_offers()).  The other searches
+ * reward that sacrifice nowhere.  Run as the bishops' deepening is, after
+ * it (deepen_extra()). */
+static enum dead_answer deepen_offers(dead_search_t *s)
+{
+    return deepen_extra(s, &s->offer_mode);
 }
 
 /* The stages in order for s->winner from frames[0] (the comment at the
@@ -261,6 +289,12 @@ static enum dead_answer analyse(dead_search_t *s)
      * line where they find one. */
     if (popcnt(root->pc[WHITE][BISHOP] | root->pc[BLACK][BISHOP]) >= BISHOP_MIN) {
         a = deepen_bishops(s);
+        if (a != DEAD_UNDETERMINED)
+            return a;
+    }
+    if (!(root->pc[WHITE][KNIGHT] | root->pc[BLACK][KNIGHT] | root->pc[WHITE][ROOK] | root->pc[BLACK][ROOK] |
+          root->pc[WHITE][QUEEN] | root->pc[BLACK][QUEEN]) && s->budget >= BF_MIN_NODES && dead_looks_blocked(root)) {
+        a = deepen_offers(s);
         if (a != DEAD_UNDETERMINED)
             return a;
     }
