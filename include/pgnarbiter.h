@@ -186,7 +186,8 @@ typedef struct arb_game {
      * of each name) that the game has, each followed by zero bytes up to
      * a multiple of 16 (none for an empty value); the moves replayed, four
      * bytes each: from and to square (rank * 16 + file, a1 = 0; castling
-     * as the king's square and its rook's), the piece promoted to
+     * as the king's square and its rook's, a null move as the passing
+     * side's king's square twice), the piece promoted to
      * (2 knight, 3 bishop, 4 rook, 5 queen, 0 none) and its kind (the sum
      * of capture 1, en passant 2, castling 4, double pawn step 8, null
      * move 16), then zero bytes up to a multiple of 16; the nine values'

@@ -214,18 +214,12 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i)
 {
     arb_span here = { t->offset, t->end, t->line, t->col };
+    if (known_roster(k))
+        r->rec.roster_end = here;
     switch (k) {
     case K_RESULT:
         if (r->rec.result_tag.end == 0)
             r->rec.result_tag = here;
-        r->rec.roster_end = here;
-        break;
-    case K_EVENT:
-    case K_SITE:
-    case K_DATE:
-    case K_ROUND:
-    case K_WHITE:
-    case K_BLACK:
         r->rec.roster_end = here;
         break;
     case K_ADJUDICATION:
