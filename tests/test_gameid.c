@@ -117,14 +117,6 @@ static uint64_t ref_id(ref_t *r)
     return ref_hash(r->b, r->n);
 }
 
-static ref_t *ref_new(void)
-{
-    ref_t *r = calloc(1, sizeof *r);
-    CHECK(r != NULL, "out of memory");
-    r->tail = 0xcbf29ce484222325ULL;
-    return r;
-}
-
 /* The ids of the games of pgn, in order, into ids (at most max); how many. */
 static size_t ids_of(const char *pgn, uint64_t *ids, size_t max)
 {
@@ -151,49 +143,52 @@ static uint64_t id_of(const char *pgn)
     return id;
 }
 
+static void ref_reset(ref_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tail = 0xcbf29ce484222325ULL; /* FNV-1a's offset basis */
+}
+
+/* The id of pgn's one game is that of r's bytes; r starts afresh. */
+static void ref_check(ref_t *r, const char *pgn, const char *what)
+{
+    uint64_t want = ref_id(r), got = id_of(pgn);
+    CHECK(got == want, "%s: %016llx, expected %016llx", what, (unsigned long long)got, (unsigned long long)want);
+    ref_reset(r);
+}
+
 START_TEST(version_one_bytes)
 {
-    /* Squares: rank * 16 + file. */
-    enum { A1 = 0x00, C1 = 0x02, E1 = 0x04, F1 = 0x05, G1 = 0x06, H1 = 0x07, B2 = 0x11, C2 = 0x12, D2 = 0x13,
-           E2 = 0x14, G2 = 0x16, B3 = 0x21, F3 = 0x25, E4 = 0x34, D5 = 0x43, E5 = 0x44, F5 = 0x45,
-           A6 = 0x50, D6 = 0x53, F6 = 0x55, A7 = 0x60, B7 = 0x61, D7 = 0x63, E7 = 0x64, F7 = 0x65,
-           A8 = 0x70, B8 = 0x71, E8 = 0x74, G8 = 0x76 };
-    /* [Event "E"] 1. e4 *: "E" padded, e2-e4 (a double step: 8) padded, the
-     * lengths (eight tags missing), one ply, the FNV-1a basis as the tail. */
-    ref_t *r = ref_new();
+    ref_t *r = calloc(1, sizeof *r);
+    CHECK(r != NULL, "out of memory");
+    ref_reset(r);
+    /* Squares are rank * 16 + file.  [Event "E"] 1. e4 *: "E" padded, e2-e4
+     * (a double step: 8) padded, the lengths (eight tags missing), one
+     * ply, the FNV-1a basis as the tail. */
     ref_tag(r, 0, "E");
     for (int i = 1; i < 9; i++)
         ref_tag(r, i, NULL);
-    ref_move(r, E2, E4, 0, 8);
-    uint64_t want = ref_id(r), got = id_of("[Event \"E\"]\n\n1. e4 *\n");
-    CHECK(got == want, "1. e4: %016llx, expected %016llx", (unsigned long long)got, (unsigned long long)want);
+    ref_move(r, 0x14, 0x34, 0, 8);
+    ref_check(r, "[Event \"E\"]\n\n1. e4 *\n", "1. e4");
     arb_game g = { .id = 0x0123456789abcdefULL };
     char text[ARB_ID_TEXT];
     arb_game_id_text(&g, text);
     CHECK(strcmp(text, "v1:0123456789abcdef") == 0, "text %s", text);
 
     /* 1...Ke5 cannot be played: "Nf3 ", then "Ke5", in the tail. */
-    memset(r, 0, sizeof *r);
-    r->tail = 0xcbf29ce484222325ULL;
     ref_tag(r, 0, "E");
     for (int i = 1; i < 9; i++)
         ref_tag(r, i, NULL);
-    ref_move(r, E2, E4, 0, 8);
+    ref_move(r, 0x14, 0x34, 0, 8);
     ref_text(&r->tail, "Nf3 ");
     ref_text(&r->tail, "Ke5");
-    want = ref_id(r);
-    got = id_of("[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n");
-    CHECK(got == want, "1...Ke5: %016llx, expected %016llx", (unsigned long long)got, (unsigned long long)want);
+    ref_check(r, "[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n", "1...Ke5");
 
-    /* Every tag, in another order, values
-     * of 0, 1, 8, 9, 10, 16, 17, 23 and 51 bytes (the blocks and their
-     * padding); moves of every kind: castling (king to rook: 4), double
-     * steps (8), en passant (1 + 2), a promotion with a capture, a
-     * capture, quiet moves; nine plies (two blocks of four moves, one of
-     * one). */
-    memset(r, 0, sizeof *r);
-    r->tail = 0xcbf29ce484222325ULL;
-    const char *fen = "r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1";
+    /* Every tag, in another order, values of 0, 1, 8, 9, 10, 16, 17, 23
+     * and 51 bytes (the blocks and their padding); moves of every kind:
+     * castling (king to rook: 4), double steps (8), en passant (1 + 2), a
+     * promotion with a capture, a capture, quiet moves; nine plies (two
+     * blocks of four moves, one of one). */
     ref_tag(r, 0, "Open 2024, round");
     ref_tag(r, 1, "https://example.org/abc");
     ref_tag(r, 2, "2024.05.01");
@@ -201,7 +196,7 @@ START_TEST(version_one_bytes)
     ref_tag(r, 4, "Ann Anderson-Able");
     ref_tag(r, 5, "Bob Brown");
     ref_tag(r, 6, "1");
-    ref_tag(r, 7, fen);
+    ref_tag(r, 7, "r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1");
     ref_tag(r, 8, "Standard");
     ref_move(r, 0x04, 0x07, 0, 4); /* 1. O-O: e1, h1 */
     ref_move(r, 0x63, 0x43, 0, 8); /* 1... d5 */
@@ -212,33 +207,23 @@ START_TEST(version_one_bytes)
     ref_move(r, 0x70, 0x62, 0, 0); /* 4. Nc7 */
     ref_move(r, 0x53, 0x43, 0, 0); /* 4... d5 */
     ref_move(r, 0x12, 0x32, 0, 8); /* 5. c4 */
-    want = ref_id(r);
-    got = id_of("[Variant \"Standard\"]\n[Event \"Open 2024, round\"]\n[Site \"https://example.org/abc\"]\n"
-                "[Date \"2024.05.01\"]\n[Round \"\"]\n[White \"Ann Anderson-Able\"]\n"
-                "[Black \"Bob Brown\"]\n[SetUp \"1\"]\n[FEN \"r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1\"]\n\n"
-                "1. O-O d5 2. exd6 O-O 3. bxa8=N cxd6 4. Nc7 d5 5. c4 *\n");
-    CHECK(got == want, "every kind: %016llx, expected %016llx", (unsigned long long)got, (unsigned long long)want);
+    ref_check(r,
+              "[Variant \"Standard\"]\n[Event \"Open 2024, round\"]\n[Site \"https://example.org/abc\"]\n"
+              "[Date \"2024.05.01\"]\n[Round \"\"]\n[White \"Ann Anderson-Able\"]\n"
+              "[Black \"Bob Brown\"]\n[SetUp \"1\"]\n[FEN \"r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1\"]\n\n"
+              "1. O-O d5 2. exd6 O-O 3. bxa8=N cxd6 4. Nc7 d5 5. c4 *\n",
+              "every kind");
 
     /* No plies: the start position refused (every move in the tail), and
      * a game of tags alone. */
-    memset(r, 0, sizeof *r);
-    r->tail = 0xcbf29ce484222325ULL;
-    for (int i = 0; i < 7; i++)
-        ref_tag(r, i, NULL);
-    ref_tag(r, 7, "8/8/8/8/8/8/8/8 w - - 0 1");
-    ref_tag(r, 8, NULL);
+    for (int i = 0; i < 9; i++)
+        ref_tag(r, i, i == 7 ? "8/8/8/8/8/8/8/8 w - - 0 1" : NULL);
     ref_text(&r->tail, "e4 ");
     ref_text(&r->tail, "e5 ");
-    want = ref_id(r);
-    got = id_of("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 e5! *\n");
-    CHECK(got == want, "refused start: %016llx, expected %016llx", (unsigned long long)got, (unsigned long long)want);
-    memset(r, 0, sizeof *r);
-    r->tail = 0xcbf29ce484222325ULL;
+    ref_check(r, "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 e5! *\n", "refused start");
     for (int i = 0; i < 9; i++)
         ref_tag(r, i, i == 4 ? "W" : NULL);
-    want = ref_id(r);
-    got = id_of("[White \"W\"]\n\n*\n");
-    CHECK(got == want, "tags alone: %016llx, expected %016llx", (unsigned long long)got, (unsigned long long)want);
+    ref_check(r, "[White \"W\"]\n\n*\n", "tags alone");
     free(r);
 }
 END_TEST
