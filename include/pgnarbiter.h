@@ -180,21 +180,31 @@ typedef struct arb_game {
      * Adjudication tag, and the move that ended the game by rule (for a game
      * ended at ply 0: the empty span where its movetext starts). */
     arb_span result_tag, marker_span, tags_end, roster_end, adjudication_tag, end_move_span;
-    /* The game id (with arb_options.game_id; else 0): XXH64, seed 0, of
-     * version 1's bytes: the values of the tags Event, Site, Date, Round,
-     * White, Black, SetUp, FEN and Variant (the first of each name), each
-     * as its length in four bytes, least significant first, then its
-     * bytes, an absent tag as the length 0xFFFFFFFF alone; the plies
-     * replayed, in four bytes the same way; each of those moves in four
-     * bytes: from and to square (rank * 16 + file, a1 = 0; castling as the
-     * king's square and its rook's), the piece promoted to (2 knight,
-     * 3 bishop, 4 rook, 5 queen, 0 none) and its kind (capture 1, en passant
-     * 2, castling 4, double pawn step 8, null move 16, or-ed); the text of
-     * the move that could not be played, as a tag value ("" if none); and
-     * in eight bytes the FNV-1a (64 bits, from its offset basis) of the
-     * texts of the mainline's moves not replayed (after that move, or all
-     * when the start position was refused), each without its final
-     * + # ! ? and followed by a space.
+    /* The game id (with arb_options.game_id; else 0), version 1: a hash
+     * of these bytes, in this order: the value of each of the tags Event,
+     * Site, Date, Round, White, Black, SetUp, FEN and Variant (the first
+     * of each name) that the game has, each followed by zero bytes up to
+     * a multiple of 16 (none for an empty value); the moves replayed, four
+     * bytes each: from and to square (rank * 16 + file, a1 = 0; castling
+     * as the king's square and its rook's, a null move as the passing
+     * side's king's square twice), the piece promoted to
+     * (2 knight, 3 bishop, 4 rook, 5 queen, 0 none) and its kind (the sum
+     * of capture 1, en passant 2, castling 4, double pawn step 8, null
+     * move 16), then zero bytes up to a multiple of 16; the nine values'
+     * lengths (0xFFFFFFFF for a missing tag) and the number of plies
+     * replayed, four bytes each, least significant first; and in eight
+     * bytes the same way the FNV-1a (64 bits, from its offset basis) of
+     * the texts of the mainline's moves not replayed (after the move that
+     * could not be played, or all when the start position was refused),
+     * each without its final + # ! ? and followed by a space, then of the
+     * text of the move that could not be played (error.move).
+     * The hash: each block of 16 bytes, as 64-bit words x and y (least
+     * significant byte first), makes a = fold(x ^ 0x9e3779b97f4a7c15,
+     * y ^ a), from a = 0x243f6a8885a308d3, where fold(u, v) is the low 64
+     * bits of the 128-bit product u * v XOR its high 64 bits; the id is
+     * the last a through splitmix64's finalizer (a ^= a >> 30,
+     * a *= 0xbf58476d1ce4e5b9, a ^= a >> 27, a *= 0x94d049bb133111eb,
+     * a ^= a >> 31, modulo 2^64).
      * So line breaks, move numbers, comments, glyphs, variations, other
      * tags and the result leave it as it is; one move changes it.  Stable:
      * another way of computing it would be "v2". */

@@ -408,9 +408,15 @@ assert skip is not None and 'the appeals committee upheld 1-0' in skip.get('mess
 assert g1.find('failure') is None
 assert cases['game 2 (N3 v N4)'].find('failure') is not None, 'the new error is not a failure'
 assert cases['game 6 (Clark, Carl v Diaz, Dora)'].find('skipped') is not None, 'a baselined game not skipped'
+# Each test suite, and the whole, counts its skipped cases as it counts failures.
+root = ET.parse(sys.argv[1]).getroot()
+for suite in [root] + list(root.iter('testsuite')):
+    n = sum(c.find('skipped') is not None for c in suite.iter('testcase'))
+    assert int(suite.get('skipped', '0')) == n, '%s: skipped="%s", %d cases skipped' % (suite.get('name'), suite.get('skipped'), n)
+assert int(root.get('skipped', '0')) >= 2, 'skipped="%s" in all' % root.get('skipped')
 EOF
 ); then
-    pass "accepted: junit: accepted games skipped with the reason, the new error a failure"
+    pass "accepted: junit: accepted games skipped with the reason and counted, the new error a failure"
 else
     fail "accepted: junit: $out"
 fi

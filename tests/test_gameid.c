@@ -1,8 +1,9 @@
 /* test_gameid.c: the game id (src/lib/gameid.c and the reader's part):
- * XXH64 against values of the reference implementation (libxxhash 0.8.1),
- * in one call and fed in pieces; a game's id against its version-1 bytes
- * written out by hand from pgnarbiter.h; and what changes an id and what
- * does not. */
+ * FNV-1a against the published test values; games' ids against their
+ * version-1 bytes, written out here by hand from pgnarbiter(3) and hashed
+ * by this file's own implementation of the documented steps (64-bit
+ * words from bytes one at a time, the 128-bit product from four 32-bit
+ * ones), not the library's; and what changes an id and what does not. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,46 +13,109 @@
 #include "pgnarbiter.h"
 #include "testutil.h"
 
-START_TEST(xxh64_vectors)
+START_TEST(fnv1a_vectors)
 {
-    static unsigned char ramp[100];
-    for (int i = 0; i < 100; i++)
-        ramp[i] = (unsigned char)i;
-    /* XXH64() of libxxhash 0.8.1 on the same bytes. */
-    const struct {
-        const void *data;
-        size_t len;
-        uint64_t seed, want;
-    } v[] = {
-        { "", 0, 0, 0xef46db3751d8e999ULL },
-        { "a", 1, 0, 0xd24ec4f1a98c6e5bULL },
-        { "abc", 3, 0, 0x44bc2cf5ad770999ULL },
-        { "abcd", 4, 0, 0xde0327b0d25d92ccULL },
-        { "abcdefgh", 8, 0, 0x3ad351775b4634b7ULL },
-        { "0123456789abcdefghijklmnopqrstuvwxyz", 36, 0, 0x69196c1b3af0bff9ULL },
-        { ramp, 100, 0, 0x6ac1e58032166597ULL },
-        { ramp, 100, 0x9E3779B185EBCA87ULL, 0x00278bda0ee3f586ULL },
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        uint64_t got = gameid_xxh64(v[i].data, v[i].len, v[i].seed);
-        CHECK(got == v[i].want, "vector %zu (%zu bytes): %016llx, expected %016llx", i, v[i].len,
-              (unsigned long long)got, (unsigned long long)v[i].want);
-        /* Fed in two pieces, cut anywhere, and a byte at a time. */
-        for (size_t cut = 0; cut <= v[i].len; cut++) {
-            gameid_t h;
-            gameid_init(&h, v[i].seed);
-            gameid_update(&h, v[i].data, cut);
-            gameid_update(&h, (const char *)v[i].data + cut, v[i].len - cut);
-            CHECK(gameid_digest(&h) == v[i].want, "vector %zu cut at %zu", i, cut);
-        }
-        gameid_t h;
-        gameid_init(&h, v[i].seed);
-        for (size_t k = 0; k < v[i].len; k++)
-            gameid_update(&h, (const char *)v[i].data + k, 1);
-        CHECK(gameid_digest(&h) == v[i].want, "vector %zu a byte at a time", i);
-    }
+    /* FNV-1a, 64 bits, of the FNV reference's test strings. */
+    CHECK(gameid_fnv1a(GAMEID_FNV_BASIS, "", 0) == 0xcbf29ce484222325ULL, "\"\"");
+    CHECK(gameid_fnv1a(GAMEID_FNV_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL, "a");
+    CHECK(gameid_fnv1a(GAMEID_FNV_BASIS, "foobar", 6) == 0x85944171f73967e8ULL, "foobar");
+    CHECK(gameid_fnv1a(gameid_fnv1a(GAMEID_FNV_BASIS, "foo", 3), "bar", 3) == 0x85944171f73967e8ULL,
+          "foobar in two pieces");
 }
 END_TEST
+
+/* The documented hash, step by step. */
+static uint64_t ref_fold(uint64_t u, uint64_t v)
+{
+    uint64_t u0 = u & 0xFFFFFFFFu, u1 = u >> 32, v0 = v & 0xFFFFFFFFu, v1 = v >> 32;
+    uint64_t p00 = u0 * v0, p01 = u0 * v1, p10 = u1 * v0, p11 = u1 * v1;
+    uint64_t carry = ((p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu)) >> 32;
+    uint64_t low = p00 + (p01 << 32) + (p10 << 32);
+    uint64_t high = p11 + (p01 >> 32) + (p10 >> 32) + carry;
+    return low ^ high;
+}
+
+static uint64_t ref_word(const unsigned char *b)
+{
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; i--)
+        w = w << 8 | b[i];
+    return w;
+}
+
+static uint64_t ref_hash(const unsigned char *b, size_t len)
+{
+    CHECK(len % 16 == 0, "not whole blocks: %zu bytes", len);
+    uint64_t a = 0x243f6a8885a308d3ULL;
+    for (size_t i = 0; i < len; i += 16)
+        a = ref_fold(ref_word(b + i) ^ 0x9e3779b97f4a7c15ULL, ref_word(b + i + 8) ^ a);
+    a ^= a >> 30;
+    a *= 0xbf58476d1ce4e5b9ULL;
+    a ^= a >> 27;
+    a *= 0x94d049bb133111ebULL;
+    return a ^ (a >> 31);
+}
+
+/* Version 1's bytes of a game, built piece by piece. */
+typedef struct {
+    unsigned char b[1024];
+    size_t n;
+    uint32_t len[9];
+    uint32_t plies;
+    uint64_t tail;
+} ref_t;
+
+static void ref_pad(ref_t *r)
+{
+    while (r->n % 16)
+        r->b[r->n++] = 0;
+}
+
+/* Tag i (0 Event .. 8 Variant) with value v, NULL if the game has none. */
+static void ref_tag(ref_t *r, int i, const char *v)
+{
+    r->len[i] = v ? (uint32_t)strlen(v) : 0xFFFFFFFFu;
+    if (v) {
+        memcpy(r->b + r->n, v, strlen(v));
+        r->n += strlen(v);
+        ref_pad(r);
+    }
+}
+
+static void ref_move(ref_t *r, unsigned from, unsigned to, unsigned promo, unsigned kind)
+{
+    r->b[r->n++] = (unsigned char)from;
+    r->b[r->n++] = (unsigned char)to;
+    r->b[r->n++] = (unsigned char)promo;
+    r->b[r->n++] = (unsigned char)kind;
+    r->plies++;
+}
+
+static void ref_text(uint64_t *h, const char *s)
+{
+    for (; *s; s++) {
+        *h ^= (unsigned char)*s;
+        *h *= 0x100000001b3ULL;
+    }
+}
+
+static void ref_put32(ref_t *r, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        r->b[r->n++] = (unsigned char)(v >> 8 * i);
+}
+
+/* The id of the bytes: the moves padded, the lengths, the plies, the tail. */
+static uint64_t ref_id(ref_t *r)
+{
+    ref_pad(r);
+    for (int i = 0; i < 9; i++)
+        ref_put32(r, r->len[i]);
+    ref_put32(r, r->plies);
+    ref_put32(r, (uint32_t)r->tail);
+    ref_put32(r, (uint32_t)(r->tail >> 32));
+    return ref_hash(r->b, r->n);
+}
 
 /* The ids of the games of pgn, in order, into ids (at most max); how many. */
 static size_t ids_of(const char *pgn, uint64_t *ids, size_t max)
@@ -79,21 +143,88 @@ static uint64_t id_of(const char *pgn)
     return id;
 }
 
+static void ref_reset(ref_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tail = 0xcbf29ce484222325ULL; /* FNV-1a's offset basis */
+}
+
+/* The id of pgn's one game is that of r's bytes; r starts afresh. */
+static void ref_check(ref_t *r, const char *pgn, const char *what)
+{
+    uint64_t want = ref_id(r), got = id_of(pgn);
+    CHECK(got == want, "%s: %016llx, expected %016llx", what, (unsigned long long)got, (unsigned long long)want);
+    ref_reset(r);
+}
+
 START_TEST(version_one_bytes)
 {
-    /* [Event "E"] 1. e4 *: "E" with its length, eight absent tags, one
-     * ply, e2-e4 (0x14 to 0x34, no promotion, a double step: 8), no
-     * failed move, and the FNV-1a basis as the tail; XXH64 of these bytes
-     * by libxxhash. */
-    uint64_t got = id_of("[Event \"E\"]\n\n1. e4 *\n");
-    CHECK(got == 0x545b6d578f2bd88fULL, "1. e4: %016llx", (unsigned long long)got);
-    /* 1...Ke5 cannot be played: its text, then "Nf3 " in the tail. */
-    got = id_of("[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n");
-    CHECK(got == 0x52771e2e1ee78170ULL, "1...Ke5: %016llx", (unsigned long long)got);
-    arb_game g = { .id = 0x545b6d578f2bd88fULL };
+    ref_t *r = calloc(1, sizeof *r);
+    CHECK(r != NULL, "out of memory");
+    ref_reset(r);
+    /* Squares are rank * 16 + file.  [Event "E"] 1. e4 *: "E" padded, e2-e4
+     * (a double step: 8) padded, the lengths (eight tags missing), one
+     * ply, the FNV-1a basis as the tail. */
+    ref_tag(r, 0, "E");
+    for (int i = 1; i < 9; i++)
+        ref_tag(r, i, NULL);
+    ref_move(r, 0x14, 0x34, 0, 8);
+    ref_check(r, "[Event \"E\"]\n\n1. e4 *\n", "1. e4");
+    arb_game g = { .id = 0x0123456789abcdefULL };
     char text[ARB_ID_TEXT];
     arb_game_id_text(&g, text);
-    CHECK(strcmp(text, "v1:545b6d578f2bd88f") == 0, "text %s", text);
+    CHECK(strcmp(text, "v1:0123456789abcdef") == 0, "text %s", text);
+
+    /* 1...Ke5 cannot be played: "Nf3 ", then "Ke5", in the tail. */
+    ref_tag(r, 0, "E");
+    for (int i = 1; i < 9; i++)
+        ref_tag(r, i, NULL);
+    ref_move(r, 0x14, 0x34, 0, 8);
+    ref_text(&r->tail, "Nf3 ");
+    ref_text(&r->tail, "Ke5");
+    ref_check(r, "[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n", "1...Ke5");
+
+    /* Every tag, in another order, values of 0, 1, 8, 9, 10, 16, 17, 23
+     * and 51 bytes (the blocks and their padding); moves of every kind:
+     * castling (king to rook: 4), double steps (8), en passant (1 + 2), a
+     * promotion with a capture, a capture, quiet moves; nine plies (two
+     * blocks of four moves, one of one). */
+    ref_tag(r, 0, "Open 2024, round");
+    ref_tag(r, 1, "https://example.org/abc");
+    ref_tag(r, 2, "2024.05.01");
+    ref_tag(r, 3, "");
+    ref_tag(r, 4, "Ann Anderson-Able");
+    ref_tag(r, 5, "Bob Brown");
+    ref_tag(r, 6, "1");
+    ref_tag(r, 7, "r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1");
+    ref_tag(r, 8, "Standard");
+    ref_move(r, 0x04, 0x07, 0, 4); /* 1. O-O: e1, h1 */
+    ref_move(r, 0x63, 0x43, 0, 8); /* 1... d5 */
+    ref_move(r, 0x44, 0x53, 0, 3); /* 2. exd6 */
+    ref_move(r, 0x74, 0x77, 0, 4); /* 2... O-O: e8, h8 */
+    ref_move(r, 0x61, 0x70, 2, 1); /* 3. bxa8=N */
+    ref_move(r, 0x62, 0x53, 0, 1); /* 3... cxd6 */
+    ref_move(r, 0x70, 0x62, 0, 0); /* 4. Nc7 */
+    ref_move(r, 0x53, 0x43, 0, 0); /* 4... d5 */
+    ref_move(r, 0x12, 0x32, 0, 8); /* 5. c4 */
+    ref_check(r,
+              "[Variant \"Standard\"]\n[Event \"Open 2024, round\"]\n[Site \"https://example.org/abc\"]\n"
+              "[Date \"2024.05.01\"]\n[Round \"\"]\n[White \"Ann Anderson-Able\"]\n"
+              "[Black \"Bob Brown\"]\n[SetUp \"1\"]\n[FEN \"r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1\"]\n\n"
+              "1. O-O d5 2. exd6 O-O 3. bxa8=N cxd6 4. Nc7 d5 5. c4 *\n",
+              "every kind");
+
+    /* No plies: the start position refused (every move in the tail), and
+     * a game of tags alone. */
+    for (int i = 0; i < 9; i++)
+        ref_tag(r, i, i == 7 ? "8/8/8/8/8/8/8/8 w - - 0 1" : NULL);
+    ref_text(&r->tail, "e4 ");
+    ref_text(&r->tail, "e5 ");
+    ref_check(r, "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 e5! *\n", "refused start");
+    for (int i = 0; i < 9; i++)
+        ref_tag(r, i, i == 4 ? "W" : NULL);
+    ref_check(r, "[White \"W\"]\n\n*\n", "tags alone");
+    free(r);
 }
 END_TEST
 
@@ -156,7 +287,7 @@ int main(void)
 {
     Suite *s = suite_create("gameid");
     TCase *tc = tcase_create("gameid");
-    tcase_add_test(tc, xxh64_vectors);
+    tcase_add_test(tc, fnv1a_vectors);
     tcase_add_test(tc, version_one_bytes);
     tcase_add_test(tc, same_game);
     tcase_add_test(tc, off_by_default);

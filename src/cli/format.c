@@ -605,20 +605,32 @@ static bool sarif_document(FILE *held, FILE *out)
     return ok;
 }
 
+/* The counts of a test suite; skipped only where a case is (accepted problems). */
 static void junit_counts(strbuf_t *b, unsigned long long tests, unsigned long long failures,
-                         unsigned long long errors)
+                         unsigned long long errors, unsigned long long skipped)
 {
-    char num[128];
+    char num[160];
     snprintf(num, sizeof num, " tests=\"%llu\" failures=\"%llu\" errors=\"%llu\"", tests, failures, errors);
     strbuf_puts(b, num);
+    if (skipped) {
+        snprintf(num, sizeof num, " skipped=\"%llu\"", skipped);
+        strbuf_puts(b, num);
+    }
+}
+
+/* Is line a case's <skipped> element, as junit_game() writes it? */
+static bool junit_skipped_line(const char *line)
+{
+    return strncmp(line, "      <skipped ", 15) == 0;
 }
 
 static bool junit_document(FILE *held, FILE *out)
 {
     /* First the totals of each input, which its testsuite begins with. */
     input_end_t *ends = NULL;
+    unsigned long long *skips = NULL; /* the skipped cases of each input */
     size_t nends = 0, cap_ends = 0;
-    unsigned long long tests = 0, failures = 0, errors = 0;
+    unsigned long long tests = 0, failures = 0, errors = 0, skipped = 0, skipping = 0;
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -626,18 +638,25 @@ static bool junit_document(FILE *held, FILE *out)
     while ((n = getline(&line, &cap, held)) > 0) {
         chomp(line, &n);
         input_end_t e;
+        skipping += junit_skipped_line(line);
         if (line[0] != 'E' || !parse_end(line + 1, &e))
             continue;
         if (nends == cap_ends) {
             size_t c = cap_ends ? 2 * cap_ends : 16;
             input_end_t *p = realloc(ends, c * sizeof *p);
-            if (!p) {
+            unsigned long long *q = p ? realloc(skips, c * sizeof *q) : NULL;
+            if (p)
+                ends = p;
+            if (!q) {
                 ok = false;
                 break;
             }
-            ends = p;
+            skips = q;
             cap_ends = c;
         }
+        skips[nends] = skipping;
+        skipped += skipping;
+        skipping = 0;
         e.failure = e.ok ? NULL : strdup(*e.failure ? e.failure : "the input could not be read to its end");
         ends[nends++] = e;
         tests += e.games + !e.ok;
@@ -648,7 +667,7 @@ static bool junit_document(FILE *held, FILE *out)
 
     strbuf_t b = { 0 }, name = { 0 };
     strbuf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pgn-arbiter\"");
-    junit_counts(&b, tests, failures, errors);
+    junit_counts(&b, tests, failures, errors, skipped);
     strbuf_puts(&b, ">\n");
     size_t i = 0;
     bool open = false;
@@ -666,7 +685,7 @@ static bool junit_document(FILE *held, FILE *out)
             strbuf_puts(&b, "  <testsuite name=\"");
             xml_puts(&b, name.oom ? "" : name.data);
             strbuf_puts(&b, "\"");
-            junit_counts(&b, e ? e->games + !e->ok : 0, e ? e->errors : 0, e ? !e->ok : 0);
+            junit_counts(&b, e ? e->games + !e->ok : 0, e ? e->errors : 0, e ? !e->ok : 0, e ? skips[i] : 0);
             strbuf_puts(&b, ">\n");
             open = true;
         } else if (line[0] == 'E' && open) {
@@ -693,6 +712,7 @@ static bool junit_document(FILE *held, FILE *out)
     for (size_t k = 0; k < nends; k++)
         free(ends[k].failure);
     free(ends);
+    free(skips);
     free(line);
     strbuf_free(&b);
     strbuf_free(&name);

@@ -615,13 +615,15 @@ static bool open_baselines(cli_t *cli, int argc, char **argv)
 
 /* The baseline's entries that accepted nothing, after every input: lines
  * on standard output, or (sarif, junit) an input of their own in the held
- * file.  Counted into st; returns how many. */
+ * file; with --fix alone, whose standard output is the games, gnu lines on
+ * standard error.  Counted into st; returns how many. */
 static uint64_t list_stale(const cli_t *cli, stats_t *st, FILE *dest)
 {
     strbuf_t b = { 0 };
     report_counts_t counts = { 0, 0, 0 };
-    size_t n = baseline_stale(cli->baseline, cli->format, cli->strict, &b, &counts);
-    if (n && format_is_document(cli->format)) {
+    cli_format_t format = cli->check ? cli->format : CLI_FORMAT_GNU;
+    size_t n = baseline_stale(cli->baseline, format, cli->strict, &b, &counts);
+    if (n && format_is_document(format)) {
         format_input_begin(dest, baseline_path(cli->baseline));
         cli_write(&b, 0, dest);
         format_input_end(dest, true, n, &counts, NULL);
@@ -683,7 +685,7 @@ int main(int argc, char **argv)
                 st.files_failed += !cli_process(argv[i], &cli, &st, dest, stderr);
         }
     }
-    uint64_t stale = cli.check && cli.baseline ? list_stale(&cli, &st, dest) : 0;
+    uint64_t stale = cli.baseline ? list_stale(&cli, &st, cli.check ? dest : stderr) : 0;
     if (document) {
         if (ferror(dest) || !format_document(cli.format, dest, stdout)) {
             fprintf(stderr, "pgn-arbiter: error: the temporary file of the document failed: %s\n",

@@ -196,8 +196,9 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
     enum known k = tag_kind(t->text, t->len);
     /* The tags the reader itself reads count wherever they stand: the first
      * of each name is kept past the limits (a dozen at most), so that a
-     * Result tag after 4096 others is still the game's, and --fix finds it. */
-    if (kept == 0 && k != K_OTHER && tagtab_find(&r->tt, t->text, t->len) == SIZE_MAX)
+     * Result tag after 4096 others is still the game's, and --fix finds it.
+     * (SetUp, which only the id reads, is not.) */
+    if (kept == 0 && k != K_OTHER && k != K_SETUP && tagtab_find(&r->tt, t->text, t->len) == SIZE_MAX)
         kept = tagtab_add(&r->tt, t, in_chunk, true);
     if (kept <= 0) {
         r->oom = r->oom || kept < 0;
@@ -213,13 +214,12 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i)
 {
     arb_span here = { t->offset, t->end, t->line, t->col };
+    if (known_roster(k))
+        r->rec.roster_end = here;
     switch (k) {
     case K_RESULT:
         if (r->rec.result_tag.end == 0)
             r->rec.result_tag = here;
-        r->rec.roster_end = here;
-        break;
-    case K_ROSTER:
         r->rec.roster_end = here;
         break;
     case K_ADJUDICATION:
@@ -775,7 +775,10 @@ static void game_complete(arb_reader *r)
         uint32_t plies = r->rules_live ? r->rules.ply : 0;
         if (plies >= r->ply_marked) /* out of memory on the way: the moves there are */
             plies = r->ply_marked ? (uint32_t)r->ply_marked - 1 : 0;
-        g->id = gameid_game(g, plies ? &r->ply_move[1] : NULL, plies, r->id_tail);
+        _Static_assert(K_VARIANT - K_EVENT + 1 == GAMEID_TAGS && TAGTAB_SLACK >= GAMEID_SLACK,
+                       "the covered tags in the id's order, readable past their ends");
+        g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], g->error.move, plies ? &r->ply_move[1] : NULL, plies,
+                            r->id_tail);
     }
     r->emitted = true;
 }
@@ -1028,9 +1031,9 @@ static bool tags_put_run(arb_reader *r, const lex_tag_run_t *run, const lex_tag_
             continue;
         if (r->known[k] == NO_TAG)
             r->known[k] = first + i;
-        if (k == K_ROSTER || k == K_RESULT)
+        if (known_roster(k) || k == K_RESULT)
             roster = i;
-        if (k != K_ROSTER) {
+        if (!known_roster(k)) {
             lex_token_t tok;
             lex_tag_token(run, &at[i], &tok);
             tag_note(r, k, &tok, first + i);

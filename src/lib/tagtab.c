@@ -11,12 +11,16 @@ enum known tag_kind(const char *s, size_t n)
     case 3:
         return memcmp(s, "FEN", 3) == 0 ? K_FEN : K_OTHER;
     case 4:
-        return memcmp(s, "Site", 4) == 0 || memcmp(s, "Date", 4) == 0 ? K_ROSTER : K_OTHER;
+        return memcmp(s, "Site", 4) == 0 ? K_SITE : memcmp(s, "Date", 4) == 0 ? K_DATE : K_OTHER;
     case 5:
-        return memcmp(s, "Event", 5) == 0 || memcmp(s, "Round", 5) == 0 || memcmp(s, "White", 5) == 0 ||
-                       memcmp(s, "Black", 5) == 0
-                   ? K_ROSTER
-                   : K_OTHER;
+        switch (s[0]) {
+        case 'E': return memcmp(s, "Event", 5) == 0 ? K_EVENT : K_OTHER;
+        case 'R': return memcmp(s, "Round", 5) == 0 ? K_ROUND : K_OTHER;
+        case 'W': return memcmp(s, "White", 5) == 0 ? K_WHITE : K_OTHER;
+        case 'B': return memcmp(s, "Black", 5) == 0 ? K_BLACK : K_OTHER;
+        case 'S': return memcmp(s, "SetUp", 5) == 0 ? K_SETUP : K_OTHER;
+        default: return K_OTHER;
+        }
     case 6:
         return memcmp(s, "Result", 6) == 0 ? K_RESULT : K_OTHER;
     case 7:
@@ -70,8 +74,9 @@ static bool room(tagtab_t *tt, size_t need, size_t n)
         size_t cap = tt->arena_cap ? tt->arena_cap : 4096;
         while (cap < tt->len + need)
             cap *= 2;
-        /* The tags point into the arena: moved with it. */
-        char *p = malloc(cap);
+        /* The tags point into the arena: moved with it.  Zeroed, so that
+         * the bytes read past a value's end are set. */
+        char *p = calloc(1, cap + TAGTAB_SLACK);
         if (!p)
             return false;
         if (tt->len)

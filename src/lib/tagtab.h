@@ -13,8 +13,21 @@
 #define TAGTAB_MAX_TAGS 4096       /* tags kept per game; more are read and dropped */
 #define TAGTAB_MAX_TEXT (8u << 20) /* bytes of tag text kept per game */
 
-/* The tags the reader itself looks at. */
-enum known { K_OTHER, K_ROSTER, K_RESULT, K_FEN, K_VARIANT, K_TERMINATION, K_ADJUDICATION, K_DETAILS, K_COUNT };
+/* The tags the reader itself looks at: those the game id covers, in its
+ * order (K_EVENT..K_VARIANT, the first six the Seven Tag Roster's less
+ * Result), then the others. */
+enum known {
+    K_OTHER,
+    K_EVENT, K_SITE, K_DATE, K_ROUND, K_WHITE, K_BLACK, K_SETUP, K_FEN, K_VARIANT,
+    K_RESULT, K_TERMINATION, K_ADJUDICATION, K_DETAILS,
+    K_COUNT
+};
+
+/* Is k one of the Seven Tag Roster but Result? */
+static inline bool known_roster(enum known k)
+{
+    return k >= K_EVENT && k <= K_BLACK;
+}
 
 /* Which of them a name is. */
 enum known tag_kind(const char *s, size_t n);
@@ -24,10 +37,14 @@ enum known tag_kind(const char *s, size_t n);
 enum variant { VARIANT_STANDARD, VARIANT_CHESS960, VARIANT_OTHER };
 enum variant tag_variant(const char *value);
 
+/* Bytes of the arena past its last, readable and set: a value can be read
+ * a block at a time beyond its end (the game id's GAMEID_SLACK). */
+#define TAGTAB_SLACK 16
+
 typedef struct tagtab {
     arb_tag *tags;     /* names and values in the arena, each NUL-terminated */
     size_t n, cap;     /* tags kept; room in tags */
-    char *arena;
+    char *arena;       /* arena_cap + TAGTAB_SLACK bytes */
     size_t len, arena_cap;
     size_t count;      /* the tag text counted against TAGTAB_MAX_TEXT: names, values, gaps, NULs */
 } tagtab_t;
