@@ -4,9 +4,9 @@
  * least significant byte first, and makes each block one multiply:
  * a = fold(x ^ K, y ^ a), fold being the 128-bit product's halves XOR-ed
  * (the step of wyhash, and of XXH3 on mid-sized inputs); splitmix64's
- * finalizer mixes the last a.  Four moves fill a block, so a ply costs
- * about two instructions, and a tag value is read where it lies, its last
- * block one load and a mask: no bytes are copied. */
+ * finalizer mixes the last a.  The moves come folded into one word as
+ * the replay played them (gameid_move()), and a tag value is read where
+ * it lies, its last block one load and a mask: no bytes are copied. */
 #include "gameid.h"
 
 #include <string.h>
@@ -31,20 +31,10 @@ static inline uint64_t fold(uint64_t x, uint64_t y)
 #endif
 }
 
-static inline uint64_t block(uint64_t a, uint64_t x, uint64_t y)
-{
-    return fold(x ^ K, y ^ a);
-}
-
 static inline uint64_t read64(const unsigned char *p)
 {
     return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
            (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline uint64_t read32(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
 }
 
 uint64_t gameid_fnv1a(uint64_t h, const char *text, size_t len)
@@ -65,65 +55,55 @@ uint64_t gameid_tail(uint64_t tail, const char *text, size_t len)
 
 /* The bytes of n 1..8 low bytes of a word. */
 #define LOW(n) ((n) >= 8 ? ~0ULL : (1ULL << (8 * (n) & 63)) - 1)
-/* For the last block of a value, n 1..16 bytes of it: the masks of x, y. */
-#define LAST(n) { LOW(n), (n) > 8 ? LOW((n) - 8) : 0 }
+/* For the last block of a value, n 0..16 bytes of it: the masks of x, y. */
+#define LAST(n) { LOW(n) & -(uint64_t)((n) > 0), (n) > 8 ? LOW((n) - 8) : 0 }
 
-/* The blocks of tag value tags[at] (none if at is SIZE_MAX) after a;
- * *len its length, 0xFFFFFFFF if absent. */
-static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *tags, size_t at, uint64_t *len)
+/* The key of a block: C(j) = (2j + 1) K, distinct for every j, and j says
+ * which tag the block is of and, for its last, how many bytes it holds. */
+#define C(j) ((uint64_t)(2 * (j) + 1) * K)
+#define KEYS(k) { C(18 * (k) + 0),  C(18 * (k) + 1),  C(18 * (k) + 2),  C(18 * (k) + 3),  C(18 * (k) + 4),  \
+                  C(18 * (k) + 5),  C(18 * (k) + 6),  C(18 * (k) + 7),  C(18 * (k) + 8),  C(18 * (k) + 9),  \
+                  C(18 * (k) + 10), C(18 * (k) + 11), C(18 * (k) + 12), C(18 * (k) + 13), C(18 * (k) + 14), \
+                  C(18 * (k) + 15), C(18 * (k) + 16), C(18 * (k) + 17) }
+
+/* The blocks of tag value tags[at] (none if at is SIZE_MAX) after a, the
+ * k-th covered tag: a whole block's key is C(18k + 17), the last's
+ * C(18k + r) for its r bytes (0 only for an empty value), so neither the
+ * lengths nor the tags missing need a word of their own. */
+static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *tags, size_t at, int k)
 {
-    static const uint64_t last[17][2] = { { 0, 0 },  LAST(1),  LAST(2),  LAST(3),  LAST(4),  LAST(5),
-                                          LAST(6),   LAST(7),  LAST(8),  LAST(9),  LAST(10), LAST(11),
-                                          LAST(12),  LAST(13), LAST(14), LAST(15), LAST(16) };
-    if (at == SIZE_MAX) {
-        *len = 0xFFFFFFFFu;
+    static const uint64_t last[17][2] = { LAST(0),  LAST(1),  LAST(2),  LAST(3),  LAST(4),  LAST(5),
+                                          LAST(6),  LAST(7),  LAST(8),  LAST(9),  LAST(10), LAST(11),
+                                          LAST(12), LAST(13), LAST(14), LAST(15), LAST(16) };
+    static const uint64_t keys[GAMEID_TAGS][18] = { KEYS(0), KEYS(1), KEYS(2), KEYS(3), KEYS(4),
+                                                    KEYS(5), KEYS(6), KEYS(7), KEYS(8) };
+    if (at == SIZE_MAX)
         return a;
-    }
     const unsigned char *p = (const unsigned char *)tags[at].value;
     size_t n = tags[at].value_len; /* below 2^32: LEX_MAX_VALUE */
-    *len = n;
-    if (n == 0)
-        return a;
-    for (; n > 16; p += 16, n -= 16)
-        a = block(a, read64(p), read64(p + 8));
-    return block(a, read64(p) & last[n][0], read64(p + 8) & last[n][1]);
+    for (; __builtin_expect(n > 16, 0); p += 16, n -= 16)
+        a = fold(read64(p) ^ keys[k][17], read64(p + 8) ^ a);
+    return fold((read64(p) & last[n][0]) ^ keys[k][n], (read64(p + 8) & last[n][1]) ^ a);
 }
 
-uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS], const char *failed, const move_t *moves,
+uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS], const char *failed, uint64_t moves,
                      uint32_t plies, uint64_t tail)
 {
-    _Static_assert(sizeof(move_t) == 4, "a move is four bytes: from, to, promo, flags");
-    _Static_assert(GAMEID_TAGS == 9, "nine tags, three blocks of lengths with the plies and the tail");
-    uint64_t a = IV, n[GAMEID_TAGS];
-    a = value(a, tags, at[0], &n[0]);
-    a = value(a, tags, at[1], &n[1]);
-    a = value(a, tags, at[2], &n[2]);
-    a = value(a, tags, at[3], &n[3]);
-    a = value(a, tags, at[4], &n[4]);
-    a = value(a, tags, at[5], &n[5]);
-    a = value(a, tags, at[6], &n[6]);
-    a = value(a, tags, at[7], &n[7]);
-    a = value(a, tags, at[8], &n[8]);
-    const unsigned char *m = (const unsigned char *)moves;
-    for (uint32_t k = plies / 8; k; k--, m += 32) {
-        a = block(a, read64(m), read64(m + 8));
-        a = block(a, read64(m + 16), read64(m + 24));
-    }
-    if (plies & 4) {
-        a = block(a, read64(m), read64(m + 8));
-        m += 16;
-    }
-    switch (plies & 3) {
-    case 1: a = block(a, read32(m), 0); break;
-    case 2: a = block(a, read64(m), 0); break;
-    case 3: a = block(a, read64(m), read32(m + 8)); break;
-    default: break;
-    }
+    _Static_assert(GAMEID_TAGS == 9, "nine tags, keys C(0) to C(161); the moves C(162), the tail C(163)");
+    uint64_t a = IV;
+    a = value(a, tags, at[0], 0); /* unrolled: each key row is then an address */
+    a = value(a, tags, at[1], 1);
+    a = value(a, tags, at[2], 2);
+    a = value(a, tags, at[3], 3);
+    a = value(a, tags, at[4], 4);
+    a = value(a, tags, at[5], 5);
+    a = value(a, tags, at[6], 6);
+    a = value(a, tags, at[7], 7);
+    a = value(a, tags, at[8], 8);
     if (*failed)
         tail = gameid_fnv1a(tail, failed, strlen(failed));
-    a = block(a, n[0] | n[1] << 32, n[2] | n[3] << 32);
-    a = block(a, n[4] | n[5] << 32, n[6] | n[7] << 32);
-    a = block(a, n[8] | (uint64_t)plies << 32, tail);
+    a = fold(moves ^ C(162), plies ^ a);
+    a = fold(tail ^ C(163), a);
     /* splitmix64's finalizer */
     a ^= a >> 30;
     a *= 0xbf58476d1ce4e5b9ULL;

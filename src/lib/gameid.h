@@ -33,12 +33,23 @@ uint64_t gameid_fnv1a(uint64_t h, const char *text, size_t len);
  * was not replayed: its text without its final + # ! ?, and a space. */
 uint64_t gameid_tail(uint64_t tail, const char *text, size_t len);
 
+/* The moves' part of the id: folded one move at a time as the replay
+ * plays them (from GAMEID_MOVES_BASIS), so that no move is stored and a
+ * ply costs a multiply.  A word of the move's four bytes, least
+ * significant first: from, to, promo (0 if none), flags. */
+#define GAMEID_MOVES_BASIS 0x452821E638D01377ULL
+static inline uint64_t gameid_move(uint64_t h, move_t m)
+{
+    uint64_t w = (uint64_t)m.from | (uint64_t)m.to << 8 | (uint64_t)m.promo << 16 | (uint64_t)m.flags << 24;
+    return (h ^ w) * 0x5BD1E995u;
+}
+
 /* arb_game.id, version 1: tags[at[i]] is the first tag of the i-th
  * covered name (at[i] == SIZE_MAX: none), each value readable
  * GAMEID_SLACK bytes past its end; failed the text of the move that could
- * not be played ("" if none); moves[0..plies) the moves replayed (plies 1
- * to plies); tail that of the moves not replayed (gameid_tail()). */
-uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS], const char *failed, const move_t *moves,
+ * not be played ("" if none); moves the plies moves replayed, folded by
+ * gameid_move(); tail that of the moves not replayed (gameid_tail()). */
+uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS], const char *failed, uint64_t moves,
                      uint32_t plies, uint64_t tail);
 
 #endif

@@ -72,7 +72,7 @@ struct arb_reader {
     char comment[LEX_COMMENT_TAIL + 1];    /* the last comment's sentence, blanks as one space */
     uint64_t *ply_end;           /* end offset of the token that made each ply; [0]: movetext start */
     size_t ply_end_cap, ply_marked;  /* ply_end[0..ply_marked) belong to this game */
-    move_t *ply_move;            /* the move that made each ply (room: ply_end_cap), for the id */
+    uint64_t id_moves;           /* the moves replayed, folded as they are played (arb_game.id) */
     uint64_t id_tail;            /* FNV-1a of the moves' texts not replayed (arb_game.id) */
 };
 
@@ -84,6 +84,7 @@ arb_reader *arb_reader_new(const arb_options *opt)
     if (!r)
         return NULL;
     r->opt = opt ? *opt : default_options;
+    r->id_moves = GAMEID_MOVES_BASIS;
     r->id_tail = GAMEID_FNV_BASIS;
     for (int k = 0; k < K_COUNT; k++)
         r->known[k] = NO_TAG;
@@ -118,7 +119,6 @@ void arb_reader_free(arb_reader *r)
         free(sv->value);
     }
     free(r->ply_end);
-    free(r->ply_move);
     tagtab_free(&r->tt);
     free(r);
 }
@@ -163,6 +163,7 @@ static void game_reset(arb_reader *r)
     r->pend_dash = false;
     r->marker[0] = '\0';
     r->ply_marked = 0;
+    r->id_moves = GAMEID_MOVES_BASIS;
     r->id_tail = GAMEID_FNV_BASIS;
     r->state = IDLE;
 }
@@ -370,14 +371,11 @@ static void ply_mark(arb_reader *r, uint32_t ply, uint64_t end)
         while (cap <= ply)
             cap *= 2;
         uint64_t *p = realloc(r->ply_end, cap * sizeof *p);
-        if (p)
-            r->ply_end = p;
-        move_t *m = p ? realloc(r->ply_move, cap * sizeof *m) : NULL;
-        if (!m) {
+        if (!p) {
             r->oom = true;
             return;
         }
-        r->ply_move = m;
+        r->ply_end = p;
         r->ply_end_cap = cap;
     }
     r->ply_end[ply] = end;
@@ -423,6 +421,7 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
         move_error(r, ARB_ILLEGAL, t, col, text, len, why);
         return;
     }
+    r->id_moves = gameid_move(r->id_moves, m);
     if (rules_play(&r->rules, m) < 0) {
         r->oom = true;
         return;
@@ -435,8 +434,6 @@ static void play_text(arb_reader *r, const lex_token_t *t, const char *text, siz
             end = t->offset + (uint64_t)(text - t->text) + len;
     }
     ply_mark(r, r->rules.ply, end);
-    if (r->rules.ply < r->ply_end_cap)
-        r->ply_move[r->rules.ply] = m;
 }
 
 /* Can a mainline symbol starting with byte c be a move?  Moves start with
@@ -451,12 +448,12 @@ static inline bool move_start(unsigned char c)
 static inline void play_found(arb_reader *r, move_t m, uint64_t end)
 {
     uint32_t ply = r->rules.ply + 1;
+    r->id_moves = gameid_move(r->id_moves, m);
     if (rules_play(&r->rules, m) < 0) {
         r->oom = true;
         return;
     }
     r->ply_end[ply] = end;
-    r->ply_move[ply] = m;
     r->ply_marked = (size_t)ply + 1;
 }
 
@@ -538,11 +535,11 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
         return 0;
     size_t i = 0;
     uint64_t *ends = r->ply_end;
-    move_t *moves = r->ply_move;
     for (; i < n; i++) {
         move_t m;
         if (san_quick(rules->pos, run[i].text, run[i].len, &m) != 0)
             break;
+        r->id_moves = gameid_move(r->id_moves, m);
         if (rules_play(rules, m) < 0) {
             r->oom = true; /* as play_found() leaves it */
             r->ply_marked = rules->ply;
@@ -550,7 +547,6 @@ static size_t play_quick_run(arb_reader *r, const lex_move_t *run, size_t n)
             return i;
         }
         ends[rules->ply] = run[i].end;
-        moves[rules->ply] = m;
     }
     r->ply_marked = (size_t)rules->ply + 1;
     if (i > 0)
@@ -773,12 +769,10 @@ static void game_complete(arb_reader *r)
     }
     if (r->opt.game_id) {
         uint32_t plies = r->rules_live ? r->rules.ply : 0;
-        if (plies >= r->ply_marked) /* out of memory on the way: the moves there are */
-            plies = r->ply_marked ? (uint32_t)r->ply_marked - 1 : 0;
         _Static_assert(K_VARIANT - K_EVENT + 1 == GAMEID_TAGS && TAGTAB_SLACK >= GAMEID_SLACK,
                        "the covered tags in the id's order, readable past their ends");
-        g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], g->error.move, plies ? &r->ply_move[1] : NULL, plies,
-                            r->id_tail);
+        g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], g->error.move, plies ? r->id_moves : GAMEID_MOVES_BASIS,
+                            plies, r->id_tail);
     }
     r->emitted = true;
 }
