@@ -102,7 +102,7 @@ typedef struct arb_options {
     arb_policy policy;
     bool legality_only;    /* replay and check moves but record no rule
                               facts: for measuring what the facts cost */
-    bool game_id;          /* compute arb_game.id (else it is 0) */
+    bool game_id;          /* make arb_game.id of every game (else 0: arb_game_id() makes it on demand) */
 } arb_options;
 
 typedef struct arb_tag {
@@ -160,6 +160,7 @@ typedef struct arb_game {
     bool marker_in_word;        /* the marker was read inside a longer word ("Rd6+1-0") */
     uint32_t plies;             /* mainline half-moves replayed */
     const char *result;         /* Result tag value, NULL if none */
+    const char *accept;         /* the first ArbiterAccept tag's value, NULL if none */
     const char *marker;         /* termination marker, NULL if none */
     int32_t first[ARB_FACT_COUNT];       /* first ply where each fact holds, -1 if never */
     const char *first_move[ARB_FACT_COUNT]; /* the move that reached it ("34...Kg7"), "" at ply 0 */
@@ -180,39 +181,52 @@ typedef struct arb_game {
      * Adjudication tag, and the move that ended the game by rule (for a game
      * ended at ply 0: the empty span where its movetext starts). */
     arb_span result_tag, marker_span, tags_end, roster_end, adjudication_tag, end_move_span;
-    /* The game id (with arb_options.game_id; else 0), version 1: a hash
-     * of these bytes, in this order: the value of each of the tags Event,
-     * Site, Date, Round, White, Black, SetUp, FEN and Variant (the first
-     * of each name) that the game has, each followed by zero bytes up to
-     * a multiple of 16 (none for an empty value); the moves replayed, four
-     * bytes each: from and to square (rank * 16 + file, a1 = 0; castling
-     * as the king's square and its rook's, a null move as the passing
-     * side's king's square twice), the piece promoted to
-     * (2 knight, 3 bishop, 4 rook, 5 queen, 0 none) and its kind (the sum
-     * of capture 1, en passant 2, castling 4, double pawn step 8, null
-     * move 16), then zero bytes up to a multiple of 16; the nine values'
-     * lengths (0xFFFFFFFF for a missing tag) and the number of plies
-     * replayed, four bytes each, least significant first; and in eight
-     * bytes the same way the FNV-1a (64 bits, from its offset basis) of
-     * the texts of the mainline's moves not replayed (after the move that
-     * could not be played, or all when the start position was refused),
-     * each without its final + # ! ? and followed by a space, then of the
-     * text of the move that could not be played (error.move).
-     * The hash: each block of 16 bytes, as 64-bit words x and y (least
-     * significant byte first), makes a = fold(x ^ 0x9e3779b97f4a7c15,
-     * y ^ a), from a = 0x243f6a8885a308d3, where fold(u, v) is the low 64
-     * bits of the 128-bit product u * v XOR its high 64 bits; the id is
-     * the last a through splitmix64's finalizer (a ^= a >> 30,
-     * a *= 0xbf58476d1ce4e5b9, a ^= a >> 27, a *= 0x94d049bb133111eb,
-     * a ^= a >> 31, modulo 2^64).
+    /* The game id, version 1 (with arb_options.game_id; else 0, and
+     * arb_game_id() makes it).  Arithmetic is modulo 2^64; a word is 8
+     * bytes, least significant first; fold(u, v) is the low 64 bits of the
+     * 128-bit product u * v XOR its high 64 bits; K = 0x9e3779b97f4a7c15
+     * and C(j) = (2j + 1) * K.
+     * - Tags: from a = 0x243f6a8885a308d3, the value of each of the tags
+     *   Event, Site, Date, Round, White, Black, FEN and Variant (k = 0 to
+     *   7, the first tag of each name) that the game has, in blocks of 16
+     *   bytes, as words x and y; the last block holds r = 0 to 16 bytes
+     *   (0 only for an empty value), the rest zero bytes.  A block before
+     *   the last makes a = fold(x ^ C(18k + 17), y ^ a), the last
+     *   a = fold(x ^ C(18k + r), y ^ a).
+     * - Moves: from h = 0x452821e638d01377, each move replayed makes
+     *   h = (h ^ w) * 0x5bd1e995, w being the 32-bit number whose bytes,
+     *   least significant first, are the from and to squares (rank * 16 +
+     *   file, a1 = 0; castling as the king's square and its rook's, a null
+     *   move as the passing side's king's square twice), the piece
+     *   promoted to (2 knight, 3 bishop, 4 rook, 5 queen, 0 none) and the
+     *   move's kind (the sum of capture 1, en passant 2, castling 4,
+     *   double pawn step 8, null move 16).
+     * - Tail: t, the FNV-1a (64 bits, from its offset basis) of the texts
+     *   of the mainline's moves not replayed (after the move that could
+     *   not be played, or all when the start position was refused), each
+     *   without its final + # ! ? and followed by a space, then of the
+     *   text of the move that could not be played (error.move).
+     * - With p the number of plies replayed, id_rest = fold(h ^ C(144),
+     *   t ^ p), and the id is fold(a ^ C(145), id_rest) through
+     *   splitmix64's finalizer (z ^= z >> 30, z *= 0xbf58476d1ce4e5b9,
+     *   z ^= z >> 27, z *= 0x94d049bb133111eb, z ^= z >> 31).
      * So line breaks, move numbers, comments, glyphs, variations, other
-     * tags and the result leave it as it is; one move changes it.  Stable:
-     * another way of computing it would be "v2". */
+     * tags (SetUp too: the FEN alone sets the start) and the result
+     * leave it as it is; one move changes it.  Stable: another way of
+     * computing it would be "v2". */
     uint64_t id;
+    uint64_t id_rest;           /* the id's part that is not the tags (see above) */
 } arb_game;
 
-/* The game id as text: "v1:" and sixteen lowercase hexadecimal digits. */
+/* The game's id: g->id if it was made as the game was read, else made
+ * now, from g's tags and id_rest.  g must be the game arb_reader_next()
+ * returned, before the next call (the tags are the reader's). */
+uint64_t arb_game_id(const arb_game *g);
+
+/* A game id as text: "v1:" and sixteen lowercase hexadecimal digits;
+ * arb_game_id_text() is arb_id_text(arb_game_id(g), out). */
 #define ARB_ID_TEXT 20
+void arb_id_text(uint64_t id, char out[ARB_ID_TEXT]);
 void arb_game_id_text(const arb_game *g, char out[ARB_ID_TEXT]);
 
 typedef struct arb_reader arb_reader;

@@ -60,7 +60,7 @@ static void decide(void *ctx, const arb_game *g, const report_problem_t *p, form
     if (a->write) {
         baseline_entry(a->write, a->name, g, p);
         v->accepted = FORMAT_EXTERNAL;
-    } else if (a->baseline && baseline_take(a->baseline, g->id, p->rule)) {
+    } else if (a->baseline && baseline_take(a->baseline, arb_game_id(g), p->rule)) {
         v->accepted = FORMAT_EXTERNAL;
     }
 }
@@ -104,13 +104,9 @@ void accept_begin(accept_game_t *a, const cli_t *cli, const char *name, const ar
     a->baseline = cli->baseline;
     a->write = write;
     a->strict = cli->strict;
-    /* By length first: the tag is rare, and every game of every check asks. */
     a->nrules = 0;
-    for (size_t i = 0; i < g->ntags; i++)
-        if (g->tags[i].name_len == 13 && memcmp(g->tags[i].name, "ArbiterAccept", 13) == 0) {
-            accept_parse(a, g->tags[i].value);
-            break;
-        }
+    if (g->accept)
+        accept_parse(a, g->accept);
     opt->accept = decide;
     opt->more = a->nrules ? more : NULL;
     opt->ctx = a;

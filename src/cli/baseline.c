@@ -462,8 +462,7 @@ static void stale_one(const baseline_t *bl, const entry_t *e, cli_format_t f, bo
     char msg[512], title[400], num[160];
     snprintf(title, sizeof title, "game %" PRIu64 " (%s v %s)", e->game, or_q(e->white), or_q(e->black));
     char id[ARB_ID_TEXT];
-    arb_game g = { .id = e->id };
-    arb_game_id_text(&g, id);
+    arb_id_text(e->id, id);
     snprintf(msg, sizeof msg, "stale baseline entry: the %s problem of game %s in %s no longer occurs; remove the entry",
              rule, id, or_q(e->file));
     const char *level = strict ? "error" : "warning";

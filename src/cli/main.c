@@ -305,9 +305,9 @@ static cli_t parse_options(int argc, char **argv)
             usage_error("unrecognised option '%s'", argv[optind - 1]);
         }
     }
-    /* The game id costs a pass over each game's moves: only where it is shown or matched. */
-    cli.lib.game_id = cli.json || (cli.check && cli.format == CLI_FORMAT_SARIF) || cli.baseline_path ||
-                      cli.write_baseline;
+    /* Every JSON record shows the id; the checks ask for it only for games
+     * with a problem (arb_game_id()), which are few. */
+    cli.lib.game_id = cli.json;
     bool no_color = getenv("NO_COLOR") && *getenv("NO_COLOR");
     cli.color_out = color > 0 || (color == 0 && !no_color && isatty(1));
     cli.color_problems = color > 0 || (color == 0 && !no_color && isatty(cli.fix ? 2 : 1));

@@ -1,12 +1,14 @@
 /* gameid.h: the game id, a fingerprint of a game that survives what an
  * archive does to its file (see arb_game.id in pgnarbiter.h for what it
- * covers and how, byte for byte), and FNV-1a, which it uses for the moves
+ * covers and how, step by step), and FNV-1a, which it uses for the moves
  * that were not replayed.
  *
- * The reader hands gameid_game() the game's parts at its end and keeps the
- * value in arb_game.id; arb_game_id_text() writes it as "v1:" and sixteen
- * hexadecimal digits.  A change to what is hashed, or how, is a new
- * version, never a new meaning of "v1". */
+ * The reader folds the moves as it plays them, hands gameid_rest() and
+ * gameid_game() the game's parts at its end and keeps the value in
+ * arb_game.id, or only the part that is not the tags, for arb_game_id()
+ * to finish when a game is asked for its id; arb_id_text() writes it as
+ * "v1:" and sixteen hexadecimal digits.  A change to what is hashed, or
+ * how, is a new version, never a new meaning of "v1". */
 #ifndef ARB_GAMEID_H
 #define ARB_GAMEID_H
 
@@ -15,10 +17,11 @@
 
 #include "board.h"
 #include "pgnarbiter.h"
+#include "tagtab.h"
 
 /* The tags the id covers, in its order: Event, Site, Date, Round, White,
- * Black, SetUp, FEN, Variant. */
-#define GAMEID_TAGS 9
+ * Black, FEN, Variant (the last as gameid_variant() gives it). */
+#define GAMEID_TAGS 8
 
 /* Bytes that gameid_game() may read past the end of a tag value: the
  * reader's tag memory has them (tagtab.h), so that a value's last block is
@@ -44,12 +47,49 @@ static inline uint64_t gameid_move(uint64_t h, move_t m)
     return (h ^ w) * 0x5BD1E995u;
 }
 
+/* The step of the hash: the 128-bit product's halves XOR-ed. */
+static inline uint64_t gameid_fold(uint64_t x, uint64_t y)
+{
+#ifdef ARB_HAVE_UINT128
+    unsigned __int128 p = (unsigned __int128)x * y;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    uint64_t xl = x & 0xFFFFFFFFu, xh = x >> 32, yl = y & 0xFFFFFFFFu, yh = y >> 32;
+    uint64_t ll = xl * yl, lh = xl * yh, hl = xh * yl;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    uint64_t lo = (ll & 0xFFFFFFFFu) | mid << 32;
+    uint64_t hi = xh * yh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+#endif
+}
+
+#define GAMEID_K 0x9E3779B97F4A7C15ULL /* 2^64 divided by the golden ratio */
+#define GAMEID_C144 (289 * GAMEID_K)   /* C(144) of the block keys (gameid.c) */
+
+/* What of the id is not the tags (arb_game.id_rest): moves the plies
+ * moves replayed, folded by gameid_move(); tail that of the moves not
+ * replayed (gameid_tail()), then of the text of the move that could not
+ * be played, if any (gameid_fnv1a()).  Made for every game: it is one
+ * multiply, and arb_game_id() needs it when the id was not made at once. */
+static inline uint64_t gameid_rest(uint64_t moves, uint32_t plies, uint64_t tail)
+{
+    return gameid_fold(moves ^ GAMEID_C144, tail ^ plies);
+}
+
+/* The Variant tag v (of reading kind) as the id covers it: NULL (none)
+ * for standard chess, whatever its spelling, so that an archive adding or
+ * dropping [Variant "Standard"] leaves the id as it is; one spelling for
+ * Chess960; v itself for any other. */
+extern const arb_tag gameid_chess960;
+static inline const arb_tag *gameid_variant(const arb_tag *v, enum variant kind)
+{
+    return kind == VARIANT_STANDARD ? NULL : kind == VARIANT_CHESS960 ? &gameid_chess960 : v;
+}
+
 /* arb_game.id, version 1: tags[at[i]] is the first tag of the i-th
- * covered name (at[i] == SIZE_MAX: none), each value readable
- * GAMEID_SLACK bytes past its end; failed the text of the move that could
- * not be played ("" if none); moves the plies moves replayed, folded by
- * gameid_move(); tail that of the moves not replayed (gameid_tail()). */
-uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS], const char *failed, uint64_t moves,
-                     uint32_t plies, uint64_t tail);
+ * covered name from Event to FEN (at[i] == SIZE_MAX: none), variant the
+ * Variant tag as gameid_variant() gives it, each value readable
+ * GAMEID_SLACK bytes past its end; rest from gameid_rest(). */
+uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS - 1], const arb_tag *variant, uint64_t rest);
 
 #endif

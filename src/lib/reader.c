@@ -50,6 +50,7 @@ struct arb_reader {
     uint64_t names_seen[4];      /* bit lex_name_bit() of each tag name read: most new names miss */
     int depth;                   /* variation nesting */
     bool setup_done, replaying;  /* start position chosen; moves still being replayed */
+    enum variant variant;        /* the Variant tag's reading, once setup() has read it */
     rules_t rules;               /* the game's rule facts */
     bool rules_made;             /* rules has its memory, kept from game to game */
     bool rules_live;             /* rules follows this game */
@@ -159,6 +160,7 @@ static void game_reset(arb_reader *r)
         lex_keep_comments(r->lx, true);
     r->depth = 0;
     r->setup_done = r->replaying = false;
+    r->variant = VARIANT_STANDARD;
     r->pend = NULL;
     r->pend_dash = false;
     r->marker[0] = '\0';
@@ -197,9 +199,8 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
     enum known k = tag_kind(t->text, t->len);
     /* The tags the reader itself reads count wherever they stand: the first
      * of each name is kept past the limits (a dozen at most), so that a
-     * Result tag after 4096 others is still the game's, and --fix finds it.
-     * (SetUp, which only the id reads, is not.) */
-    if (kept == 0 && k != K_OTHER && k != K_SETUP && tagtab_find(&r->tt, t->text, t->len) == SIZE_MAX)
+     * Result tag after 4096 others is still the game's, and --fix finds it. */
+    if (kept == 0 && k != K_OTHER && tagtab_find(&r->tt, t->text, t->len) == SIZE_MAX)
         kept = tagtab_add(&r->tt, t, in_chunk, true);
     if (kept <= 0) {
         r->oom = r->oom || kept < 0;
@@ -215,9 +216,15 @@ static void tag_add(arb_reader *r, const lex_token_t *t, bool in_chunk)
 static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i)
 {
     arb_span here = { t->offset, t->end, t->line, t->col };
-    if (known_roster(k))
-        r->rec.roster_end = here;
     switch (k) {
+    case K_EVENT:
+    case K_SITE:
+    case K_DATE:
+    case K_ROUND:
+    case K_WHITE:
+    case K_BLACK:
+        r->rec.roster_end = here;
+        break;
     case K_RESULT:
         if (r->rec.result_tag.end == 0)
             r->rec.result_tag = here;
@@ -324,7 +331,7 @@ static void setup(arb_reader *r)
     bool c960 = false;
     const char *variant = tag_value(r, K_VARIANT);
     if (variant) {
-        enum variant v = tag_variant(variant);
+        enum variant v = r->variant = tag_variant(variant);
         if (v == VARIANT_CHESS960) {
             c960 = true;
         } else if (v == VARIANT_OTHER) {
@@ -718,6 +725,7 @@ static void game_complete(arb_reader *r)
     g->ntags = r->tt.n;
     g->open_variation = r->depth > 0;
     g->result = tag_value(r, K_RESULT);
+    g->accept = tag_value(r, K_ACCEPT);
     g->marker = r->marker[0] ? r->marker : NULL;
     adjudicate_input_t in = { .start_stm = r->start_stm, .termination = tag_value(r, K_TERMINATION),
                               .why = r->why, .why_cap = sizeof r->why };
@@ -767,12 +775,20 @@ static void game_complete(arb_reader *r)
         uint64_t at = r->ply_end[g->end_ply];
         g->end_move_span = (arb_span){ at, at, 0, 0 };
     }
+    uint32_t plies = r->rules_live ? r->rules.ply : 0;
+    uint64_t tail = r->id_tail;
+    if (g->error.move[0])
+        tail = gameid_fnv1a(tail, g->error.move, strlen(g->error.move));
+    g->id_rest = gameid_rest(r->id_moves, plies, tail); /* the basis if no move was played */
     if (r->opt.game_id) {
-        uint32_t plies = r->rules_live ? r->rules.ply : 0;
-        _Static_assert(K_VARIANT - K_EVENT + 1 == GAMEID_TAGS && TAGTAB_SLACK >= GAMEID_SLACK,
+        _Static_assert(K_FEN - K_EVENT + 1 == GAMEID_TAGS - 1 && TAGTAB_SLACK >= GAMEID_SLACK,
                        "the covered tags in the id's order, readable past their ends");
-        g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], g->error.move, plies ? r->id_moves : GAMEID_MOVES_BASIS,
-                            plies, r->id_tail);
+        const arb_tag *variant = NULL;
+        if (r->known[K_VARIANT] != NO_TAG) {
+            variant = &r->tt.tags[r->known[K_VARIANT]];
+            variant = gameid_variant(variant, r->setup_done ? r->variant : tag_variant(variant->value));
+        }
+        g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], variant, g->id_rest);
     }
     r->emitted = true;
 }

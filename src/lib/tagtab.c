@@ -18,7 +18,6 @@ enum known tag_kind(const char *s, size_t n)
         case 'R': return memcmp(s, "Round", 5) == 0 ? K_ROUND : K_OTHER;
         case 'W': return memcmp(s, "White", 5) == 0 ? K_WHITE : K_OTHER;
         case 'B': return memcmp(s, "Black", 5) == 0 ? K_BLACK : K_OTHER;
-        case 'S': return memcmp(s, "SetUp", 5) == 0 ? K_SETUP : K_OTHER;
         default: return K_OTHER;
         }
     case 6:
@@ -29,6 +28,8 @@ enum known tag_kind(const char *s, size_t n)
         return memcmp(s, "Termination", 11) == 0 ? K_TERMINATION : K_OTHER;
     case 12:
         return memcmp(s, "Adjudication", 12) == 0 ? K_ADJUDICATION : K_OTHER;
+    case 13:
+        return memcmp(s, "ArbiterAccept", 13) == 0 ? K_ACCEPT : K_OTHER;
     case 18:
         return memcmp(s, "TerminationDetails", 18) == 0 ? K_DETAILS : K_OTHER;
     default:
