@@ -219,8 +219,8 @@ typedef struct arb_game {
 } arb_game;
 
 /* The game's id: g->id if it was made as the game was read, else made
- * now, from g's tags and id_rest.  g must be the game arb_reader_next()
- * returned, before the next call (the tags are the reader's). */
+ * now, from g's tags and id_rest (for the record arb_reader_next()
+ * returned: before the next call, while its tags are valid). */
 uint64_t arb_game_id(const arb_game *g);
 
 /* A game id as text: "v1:" and sixteen lowercase hexadecimal digits;

@@ -5,7 +5,7 @@
 # every PGN file below DIR too (.gz and .zst read through gzip and zstd), is
 # read by `pgn-arbiter --json -`.  Each record's game is told apart from
 # the others independently of the program: by the values of the tags the id
-# covers and by the main line's moves as text, read here from the game's
+# covers (the variant as it counts it) and by the main line's moves as text, read here from the game's
 # bytes (from its offset to the next game's) with comments, variations,
 # glyphs, move numbers, results and the suffixes + # ! ? taken out, and a
 # promotion's piece and castling written one way.  Two
@@ -33,12 +33,29 @@ test_tmp gameid
 cat >"$tmp/count.py" <<'EOF'
 import json, re, subprocess, sys
 prog, listing = sys.argv[1:3]
-NAMES = ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'SetUp', 'FEN', 'Variant']
+NAMES = ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'FEN']
+
+def variant(v):
+    # As the id counts it (pgnarbiter(3)): nothing for standard chess, one
+    # name for Chess960, else the value.
+    if v is None:
+        return None
+    norm = re.sub(r'[ _-]', '', v).lower()
+    if v == 'Standard' or norm in ('standard', 'fromposition', 'chess', 'normal', ''):
+        return None
+    return 'chess960' if norm in ('chess960', 'fischerandom', 'fischerrandom', '960') else v
 TAG = re.compile(rb'\[\s*([A-Za-z0-9_]+)\s+"(?:[^"\\]|\\.)*"\s*\]')
 games = {}
 count = 0
 
 def moves(text):
+    # A line that starts with a tag pair followed by anything but more
+    # pairs, a move number, a move or a marker is ignored whole (the man
+    # page's reading).
+    def tag_line(m):
+        rest = re.sub(rb'^(?:' + TAG.pattern + rb'[ \t]*)+', b'', m.group(0))
+        return m.group(0) if re.match(rb'[ \t]*($|[0-9a-hNBRQKO*])', rest) else b' '
+    text = re.sub(rb'(?m)^\[[^\n]*', tag_line, text)
     text = TAG.sub(b' ', text)
     text = re.sub(rb'\{[^}]*\}', b' ', text)
     text = re.sub(rb';[^\n]*', b' ', text)
@@ -74,7 +91,8 @@ for path in open(listing).read().split('\n'):
     recs = [json.loads(l) for l in run.stdout.decode('utf-8').splitlines()]
     for i, r in enumerate(recs):
         end = recs[i + 1]['offset'] if i + 1 < len(recs) else len(data)
-        key = (json.dumps([r['tags'].get(n) for n in NAMES]), moves(data[r['offset']:end]))
+        key = (json.dumps([r['tags'].get(n) for n in NAMES] + [variant(r['tags'].get('Variant'))]),
+               moves(data[r['offset']:end]))
         games.setdefault(r['id'], {}).setdefault(key, []).append('%s game %d' % (path, r['game']))
         count += 1
 collisions = 0

@@ -1,9 +1,10 @@
 /* test_gameid.c: the game id (src/lib/gameid.c and the reader's part):
- * FNV-1a against the published test values; games' ids against their
- * version-1 bytes, written out here by hand from pgnarbiter(3) and hashed
- * by this file's own implementation of the documented steps (64-bit
- * words from bytes one at a time, the 128-bit product from four 32-bit
- * ones), not the library's; and what changes an id and what does not. */
+ * FNV-1a against the published test values; games' ids against version
+ * 1 as pgnarbiter(3) writes it down, made here step by step with this
+ * file's own implementation (64-bit words from bytes one at a time, the
+ * 128-bit product from four 32-bit ones, the moves as written out by
+ * hand), not the library's; what changes an id and what does not; and
+ * the id made on demand. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,51 +44,40 @@ static uint64_t ref_word(const unsigned char *b)
     return w;
 }
 
-static uint64_t ref_hash(const unsigned char *b, size_t len)
+/* C(j) = (2j + 1) K, the keys of pgnarbiter(3). */
+static uint64_t ref_key(unsigned j)
 {
-    CHECK(len % 16 == 0, "not whole blocks: %zu bytes", len);
-    uint64_t a = 0x243f6a8885a308d3ULL;
-    for (size_t i = 0; i < len; i += 16)
-        a = ref_fold(ref_word(b + i) ^ 0x9e3779b97f4a7c15ULL, ref_word(b + i + 8) ^ a);
-    a ^= a >> 30;
-    a *= 0xbf58476d1ce4e5b9ULL;
-    a ^= a >> 27;
-    a *= 0x94d049bb133111ebULL;
-    return a ^ (a >> 31);
+    return (2 * (uint64_t)j + 1) * 0x9e3779b97f4a7c15ULL;
 }
 
-/* Version 1's bytes of a game, built piece by piece. */
+/* Version 1 of a game, built piece by piece: the tags' chain a, the
+ * moves' h, the plies and the tail. */
 typedef struct {
-    unsigned char b[1024];
-    size_t n;
-    uint32_t len[9];
+    uint64_t a, h;
     uint32_t plies;
     uint64_t tail;
 } ref_t;
 
-static void ref_pad(ref_t *r)
+/* Tag k (0 Event .. 6 FEN, 7 Variant as counted) with value v, in blocks
+ * of 16 bytes, the last holding r = 0..16 of them; nothing if v is NULL. */
+static void ref_tag(ref_t *r, unsigned k, const char *v)
 {
-    while (r->n % 16)
-        r->b[r->n++] = 0;
-}
-
-/* Tag i (0 Event .. 8 Variant) with value v, NULL if the game has none. */
-static void ref_tag(ref_t *r, int i, const char *v)
-{
-    r->len[i] = v ? (uint32_t)strlen(v) : 0xFFFFFFFFu;
-    if (v) {
-        memcpy(r->b + r->n, v, strlen(v));
-        r->n += strlen(v);
-        ref_pad(r);
-    }
+    if (!v)
+        return;
+    size_t n = strlen(v);
+    unsigned char b[16];
+    for (; n > 16; v += 16, n -= 16)
+        r->a = ref_fold(ref_word((const unsigned char *)v) ^ ref_key(18 * k + 17),
+                        ref_word((const unsigned char *)v + 8) ^ r->a);
+    memset(b, 0, sizeof b);
+    memcpy(b, v, n);
+    r->a = ref_fold(ref_word(b) ^ ref_key(18 * k + (unsigned)n), ref_word(b + 8) ^ r->a);
 }
 
 static void ref_move(ref_t *r, unsigned from, unsigned to, unsigned promo, unsigned kind)
 {
-    r->b[r->n++] = (unsigned char)from;
-    r->b[r->n++] = (unsigned char)to;
-    r->b[r->n++] = (unsigned char)promo;
-    r->b[r->n++] = (unsigned char)kind;
+    uint64_t w = from | to << 8 | promo << 16 | (uint64_t)kind << 24;
+    r->h = (r->h ^ w) * 0x5bd1e995u;
     r->plies++;
 }
 
@@ -99,22 +89,17 @@ static void ref_text(uint64_t *h, const char *s)
     }
 }
 
-static void ref_put32(ref_t *r, uint32_t v)
+/* The id: the rest from the moves, the tail and the plies, then the tags'
+ * chain with it, through splitmix64's finalizer. */
+static uint64_t ref_id(const ref_t *r)
 {
-    for (int i = 0; i < 4; i++)
-        r->b[r->n++] = (unsigned char)(v >> 8 * i);
-}
-
-/* The id of the bytes: the moves padded, the lengths, the plies, the tail. */
-static uint64_t ref_id(ref_t *r)
-{
-    ref_pad(r);
-    for (int i = 0; i < 9; i++)
-        ref_put32(r, r->len[i]);
-    ref_put32(r, r->plies);
-    ref_put32(r, (uint32_t)r->tail);
-    ref_put32(r, (uint32_t)(r->tail >> 32));
-    return ref_hash(r->b, r->n);
+    uint64_t rest = ref_fold(r->h ^ ref_key(144), r->tail ^ r->plies);
+    uint64_t z = ref_fold(r->a ^ ref_key(145), rest);
+    z ^= z >> 30;
+    z *= 0xbf58476d1ce4e5b9ULL;
+    z ^= z >> 27;
+    z *= 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
 }
 
 /* The ids of the games of pgn, in order, into ids (at most max); how many. */
@@ -146,10 +131,12 @@ static uint64_t id_of(const char *pgn)
 static void ref_reset(ref_t *r)
 {
     memset(r, 0, sizeof *r);
+    r->a = 0x243f6a8885a308d3ULL;
+    r->h = 0x452821e638d01377ULL;
     r->tail = 0xcbf29ce484222325ULL; /* FNV-1a's offset basis */
 }
 
-/* The id of pgn's one game is that of r's bytes; r starts afresh. */
+/* The id of pgn's one game is that of r; r starts afresh. */
 static void ref_check(ref_t *r, const char *pgn, const char *what)
 {
     uint64_t want = ref_id(r), got = id_of(pgn);
@@ -162,42 +149,38 @@ START_TEST(version_one_bytes)
     ref_t *r = calloc(1, sizeof *r);
     CHECK(r != NULL, "out of memory");
     ref_reset(r);
-    /* Squares are rank * 16 + file.  [Event "E"] 1. e4 *: "E" padded, e2-e4
-     * (a double step: 8) padded, the lengths (eight tags missing), one
-     * ply, the FNV-1a basis as the tail. */
+    /* Squares are rank * 16 + file.  [Event "E"] 1. e4 *: "E" one block of
+     * one byte, e2-e4 a double step (8), one ply, the FNV-1a basis as the
+     * tail. */
     ref_tag(r, 0, "E");
-    for (int i = 1; i < 9; i++)
-        ref_tag(r, i, NULL);
     ref_move(r, 0x14, 0x34, 0, 8);
     ref_check(r, "[Event \"E\"]\n\n1. e4 *\n", "1. e4");
-    arb_game g = { .id = 0x0123456789abcdefULL };
     char text[ARB_ID_TEXT];
-    arb_game_id_text(&g, text);
+    arb_id_text(0x0123456789abcdefULL, text);
     CHECK(strcmp(text, "v1:0123456789abcdef") == 0, "text %s", text);
+    arb_game g = { .id = 0xfedcba9876543210ULL };
+    arb_game_id_text(&g, text);
+    CHECK(strcmp(text, "v1:fedcba9876543210") == 0, "text %s", text);
 
     /* 1...Ke5 cannot be played: "Nf3 ", then "Ke5", in the tail. */
     ref_tag(r, 0, "E");
-    for (int i = 1; i < 9; i++)
-        ref_tag(r, i, NULL);
     ref_move(r, 0x14, 0x34, 0, 8);
     ref_text(&r->tail, "Nf3 ");
     ref_text(&r->tail, "Ke5");
     ref_check(r, "[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n", "1...Ke5");
 
-    /* Every tag, in another order, values of 0, 1, 8, 9, 10, 16, 17, 23
-     * and 51 bytes (the blocks and their padding); moves of every kind:
+    /* Every tag, in another order, values of 0, 9, 10, 16, 17, 23 and 51
+     * bytes (whole blocks and the last's length); SetUp and a Variant
+     * naming standard chess count as missing; moves of every kind:
      * castling (king to rook: 4), double steps (8), en passant (1 + 2), a
-     * promotion with a capture, a capture, quiet moves; nine plies (two
-     * blocks of four moves, one of one). */
+     * promotion with a capture, a capture, quiet moves. */
     ref_tag(r, 0, "Open 2024, round");
     ref_tag(r, 1, "https://example.org/abc");
     ref_tag(r, 2, "2024.05.01");
     ref_tag(r, 3, "");
     ref_tag(r, 4, "Ann Anderson-Able");
     ref_tag(r, 5, "Bob Brown");
-    ref_tag(r, 6, "1");
-    ref_tag(r, 7, "r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1");
-    ref_tag(r, 8, "Standard");
+    ref_tag(r, 6, "r3k2r/pPpp1ppp/8/4P3/8/8/PPP2PPP/R3K2R w KQkq - 0 1");
     ref_move(r, 0x04, 0x07, 0, 4); /* 1. O-O: e1, h1 */
     ref_move(r, 0x63, 0x43, 0, 8); /* 1... d5 */
     ref_move(r, 0x44, 0x53, 0, 3); /* 2. exd6 */
@@ -214,15 +197,24 @@ START_TEST(version_one_bytes)
               "1. O-O d5 2. exd6 O-O 3. bxa8=N cxd6 4. Nc7 d5 5. c4 *\n",
               "every kind");
 
+    /* A variant the program does not play: its value, every move in the
+     * tail.  Chess960, however spelled, as "chess960". */
+    ref_tag(r, 7, "Atomic");
+    ref_text(&r->tail, "e4 ");
+    ref_check(r, "[Variant \"Atomic\"]\n\n1. e4 *\n", "atomic");
+    ref_tag(r, 6, "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1");
+    ref_tag(r, 7, "chess960");
+    ref_move(r, 0x07, 0x26, 0, 0); /* 1. Ng3: h1, g3 */
+    ref_check(r, "[Variant \"Fischerandom\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. Ng3 *\n",
+              "chess960");
+
     /* No plies: the start position refused (every move in the tail), and
      * a game of tags alone. */
-    for (int i = 0; i < 9; i++)
-        ref_tag(r, i, i == 7 ? "8/8/8/8/8/8/8/8 w - - 0 1" : NULL);
+    ref_tag(r, 6, "8/8/8/8/8/8/8/8 w - - 0 1");
     ref_text(&r->tail, "e4 ");
     ref_text(&r->tail, "e5 ");
     ref_check(r, "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 e5! *\n", "refused start");
-    for (int i = 0; i < 9; i++)
-        ref_tag(r, i, i == 4 ? "W" : NULL);
+    ref_tag(r, 4, "W");
     ref_check(r, "[White \"W\"]\n\n*\n", "tags alone");
     free(r);
 }
@@ -243,6 +235,19 @@ START_TEST(same_game)
     };
     for (size_t i = 0; i < 3; i++)
         CHECK(id_of(same[i]) == a, "reformatting %zu changed the id", i);
+    /* What archives add or drop around the start: SetUp beside a FEN, a
+     * Variant naming standard chess, another spelling of Chess960. */
+    CHECK(id_of(TAGS "[Variant \"Standard\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n") == a, "Variant Standard counted");
+    CHECK(id_of(TAGS "[Variant \"From Position\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n") == a, "From Position counted");
+    const char *fen = "[FEN \"8/8/8/8/8/8/6k1/4K2R w K - 0 1\"]\n\n1. O-O *\n";
+    char with_setup[160];
+    snprintf(with_setup, sizeof with_setup, "[SetUp \"1\"]\n%s", fen);
+    CHECK(id_of(with_setup) == id_of(fen), "SetUp counted");
+    const char *c960 = "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. Ng3 *\n";
+    char v1[200], v2[200];
+    snprintf(v1, sizeof v1, "[Variant \"Chess960\"]\n%s", c960);
+    snprintf(v2, sizeof v2, "[Variant \"fischer random\"]\n%s", c960);
+    CHECK(id_of(v1) == id_of(v2), "two spellings of Chess960, two ids");
     CHECK(id_of(same[3]) != a, "one more move: the same id");
     const char *other[] = {
         TAGS "\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a5 *\n",             /* one move */
@@ -272,13 +277,31 @@ START_TEST(same_game)
 }
 END_TEST
 
-START_TEST(off_by_default)
+/* Without arb_options.game_id the record's id is 0, and arb_game_id()
+ * makes the same id from the record. */
+START_TEST(on_demand)
 {
+    static const char pgn[] =
+        TAGS "\n1. e4 e5 2. Nf3 Nc6 *\n\n"
+        "[Event \"E\"]\n\n1. e4 Ke5 2. Nf3+ *\n\n"
+        "[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. Ng3 *\n\n"
+        "[Variant \"Atomic\"]\n[White \"W\"]\n\n1. e4 *\n\n"
+        "[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n";
+    uint64_t want[8];
+    size_t n = ids_of(pgn, want, 8);
+    CHECK(n == 5, "%zu games", n);
     arb_reader *r = arb_reader_new(NULL);
-    arb_reader_feed(r, "1. e4 *\n", 8);
+    arb_reader_feed(r, pgn, strlen(pgn));
     arb_reader_finish(r);
-    const arb_game *g = arb_reader_next(r, NULL);
-    CHECK(g && g->id == 0, "an id without arb_options.game_id");
+    const arb_game *g;
+    size_t i = 0;
+    while ((g = arb_reader_next(r, NULL)) != NULL && i < n) {
+        CHECK(g->id == 0, "game %zu: an id without arb_options.game_id", i + 1);
+        CHECK(arb_game_id(g) == want[i], "game %zu: %016llx made on demand, %016llx as read", i + 1,
+              (unsigned long long)arb_game_id(g), (unsigned long long)want[i]);
+        i++;
+    }
+    CHECK(i == n, "%zu games on demand", i);
     arb_reader_free(r);
 }
 END_TEST
@@ -290,7 +313,7 @@ int main(void)
     tcase_add_test(tc, fnv1a_vectors);
     tcase_add_test(tc, version_one_bytes);
     tcase_add_test(tc, same_game);
-    tcase_add_test(tc, off_by_default);
+    tcase_add_test(tc, on_demand);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

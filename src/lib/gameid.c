@@ -9,6 +9,7 @@
  * it lies, its last block one load and a mask: no bytes are copied. */
 #include "gameid.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "pgnarbiter.h"
@@ -58,7 +59,7 @@ _Static_assert(C(144) == GAMEID_C144, "the moves' key");
  * block's key is C(18k + 17), the last's C(18k + r) for its r bytes (0
  * only for an empty value), so neither the lengths nor the tags missing
  * need a word of their own. */
-static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *v, int k)
+static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *v, int k, bool padded)
 {
     static const uint64_t last[17][2] = { LAST(0),  LAST(1),  LAST(2),  LAST(3),  LAST(4),  LAST(5),
                                           LAST(6),  LAST(7),  LAST(8),  LAST(9),  LAST(10), LAST(11),
@@ -69,6 +70,12 @@ static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *v, int
     size_t n = v->value_len; /* below 2^32: LEX_MAX_VALUE */
     for (; __builtin_expect(n > 16, 0); p += 16, n -= 16)
         a = fold(read64(p) ^ keys[k][17], read64(p + 8) ^ a);
+    unsigned char b[16];
+    if (!padded) { /* a record made elsewhere: its last bytes copied */
+        memset(b, 0, sizeof b);
+        memcpy(b, p, n);
+        p = b;
+    }
     return fold((read64(p) & last[n][0]) ^ keys[k][n], (read64(p + 8) & last[n][1]) ^ a);
 }
 
@@ -76,18 +83,20 @@ static inline ARB_ALWAYS_INLINE uint64_t value(uint64_t a, const arb_tag *v, int
 static const char chess960[8 + GAMEID_SLACK] = "chess960";
 const arb_tag gameid_chess960 = { .name = "Variant", .value = chess960, .name_len = 7, .value_len = 8 };
 
-uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS - 1], const arb_tag *variant, uint64_t rest)
+/* gameid_game(), the values readable past their ends if padded. */
+static inline ARB_ALWAYS_INLINE uint64_t tags_id(const arb_tag *tags, const size_t at[GAMEID_TAGS - 1],
+                                                 const arb_tag *variant, uint64_t rest, bool padded)
 {
     _Static_assert(GAMEID_TAGS == 8, "eight tags, keys C(0) to C(143); the moves C(144), the end C(145)");
     uint64_t a = IV;
     /* Unrolled: each key row is then an address. */
 #define TAG(k)             \
     if (at[k] != SIZE_MAX) \
-        a = value(a, &tags[at[k]], k);
+        a = value(a, &tags[at[k]], k, padded);
     TAG(0) TAG(1) TAG(2) TAG(3) TAG(4) TAG(5) TAG(6)
 #undef TAG
     if (variant)
-        a = value(a, variant, 7);
+        a = value(a, variant, 7, padded);
     a = fold(a ^ C(145), rest);
     /* splitmix64's finalizer */
     a ^= a >> 30;
@@ -95,6 +104,11 @@ uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS - 1], cons
     a ^= a >> 27;
     a *= 0x94d049bb133111ebULL;
     return a ^ a >> 31;
+}
+
+uint64_t gameid_game(const arb_tag *tags, const size_t at[GAMEID_TAGS - 1], const arb_tag *variant, uint64_t rest)
+{
+    return tags_id(tags, at, variant, rest, true);
 }
 
 uint64_t arb_game_id(const arb_game *g)
@@ -117,7 +131,7 @@ uint64_t arb_game_id(const arb_game *g)
         variant = &g->tags[at[GAMEID_TAGS - 1]];
         variant = gameid_variant(variant, tag_variant(variant->value));
     }
-    return gameid_game(g->tags, at, variant, g->id_rest);
+    return tags_id(g->tags, at, variant, g->id_rest, false);
 }
 
 #if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)

@@ -217,12 +217,7 @@ static void tag_note(arb_reader *r, enum known k, const lex_token_t *t, size_t i
 {
     arb_span here = { t->offset, t->end, t->line, t->col };
     switch (k) {
-    case K_EVENT:
-    case K_SITE:
-    case K_DATE:
-    case K_ROUND:
-    case K_WHITE:
-    case K_BLACK:
+    case K_EVENT: case K_SITE: case K_DATE: case K_ROUND: case K_WHITE: case K_BLACK:
         r->rec.roster_end = here;
         break;
     case K_RESULT:
@@ -783,11 +778,9 @@ static void game_complete(arb_reader *r)
     if (r->opt.game_id) {
         _Static_assert(K_FEN - K_EVENT + 1 == GAMEID_TAGS - 1 && TAGTAB_SLACK >= GAMEID_SLACK,
                        "the covered tags in the id's order, readable past their ends");
-        const arb_tag *variant = NULL;
-        if (r->known[K_VARIANT] != NO_TAG) {
-            variant = &r->tt.tags[r->known[K_VARIANT]];
+        const arb_tag *variant = r->known[K_VARIANT] == NO_TAG ? NULL : &r->tt.tags[r->known[K_VARIANT]];
+        if (variant)
             variant = gameid_variant(variant, r->setup_done ? r->variant : tag_variant(variant->value));
-        }
         g->id = gameid_game(r->tt.tags, &r->known[K_EVENT], variant, g->id_rest);
     }
     r->emitted = true;
