@@ -20,6 +20,9 @@
  *
  * Times of dead_quick() are wall-clock; those of the analysis are CPU time
  * of the thread, so that other work on the machine does not inflate them.
+ * With both sides of each position (--vector, --positions), the positions
+ * over 1, 1.5 and 2 s are counted in turn (the two sides' sum, as on one
+ * thread) and at once (the slower side, as --fen runs them on two).
  * -q runs the quick mode, dead_probe(), and -f the fortress proof alone,
  * dead_fortress_proof(), instead of the full analysis,
  * dead_can_win(); -n sets the node budget of dead_search_new() (default:
@@ -117,11 +120,34 @@ typedef struct totals {
     long quick_hits, quick_wrong, bad_lines, stage[9];
     double us_full, us_quick, us_max;
     unsigned long nodes;
+    /* positions whose two sides took over 1, 1.5 and 2 s: in turn (the sum
+     * of their times, one thread) and at once (the slower side, as --fen
+     * runs them on two threads), and the slowest position each way */
+    long over_turn[3], over_once[3];
+    double pos_max_turn, pos_max_once;
 } totals_t;
+
+static const double pos_over_us[3] = {1e6, 1.5e6, 2e6};
+
+/* Counts a position whose sides took us[WHITE] and us[BLACK]. */
+static void count_position(totals_t *t, const double us[2], bool verbose, const char *text)
+{
+    double turn = us[WHITE] + us[BLACK], once = us[WHITE] > us[BLACK] ? us[WHITE] : us[BLACK];
+    for (int i = 0; i < 3; i++) {
+        t->over_turn[i] += turn > pos_over_us[i];
+        t->over_once[i] += once > pos_over_us[i];
+    }
+    if (turn > t->pos_max_turn)
+        t->pos_max_turn = turn;
+    if (once > t->pos_max_once)
+        t->pos_max_once = once;
+    if (verbose && turn > pos_over_us[0])
+        printf("slow position: %.0f us in turn, %.0f us at once: %s\n", turn, once, text);
+}
 
 /* Analyses one side; expect: 1 winnable, 0 unwinnable, -1 unknown. */
 static enum dead_answer one_side(dead_search_t *s, const board_t *b, int color, int expect,
-                                 totals_t *t, bool verbose, const char *text)
+                                 totals_t *t, bool verbose, const char *text, double *us)
 {
     static move_t line[LINE_CAP];
     int len = 0;
@@ -135,6 +161,7 @@ static enum dead_answer one_side(dead_search_t *s, const board_t *b, int color, 
     t->sides++;
     t->us_quick += t1 - t0;
     t->us_full += t2 - t1;
+    *us = t2 - t1;
     if (t2 - t1 > t->us_max)
         t->us_max = t2 - t1;
     t->nodes += st.nodes;
@@ -194,6 +221,11 @@ static void report(const char *what, const totals_t *t)
            "semi-static %ld, deepening %ld, exhaustive %ld, after one move %ld, best-first %ld, undecided %ld\n",
            t->stage[1], t->stage[2], t->stage[3], t->stage[4], t->stage[5], t->stage[6], t->stage[7], t->stage[8],
            t->stage[0]);
+    if (t->over_turn[0] + t->over_once[0] || t->pos_max_turn > 0)
+        printf("  positions, both sides: over 1 / 1.5 / 2 s %ld / %ld / %ld in turn, %ld / %ld / %ld at once "
+               "(the slower side); slowest %.0f us in turn, %.0f us at once\n",
+               t->over_turn[0], t->over_turn[1], t->over_turn[2], t->over_once[0], t->over_once[1],
+               t->over_once[2], t->pos_max_turn, t->pos_max_once);
 }
 
 /* mode: 'v' vector, 't' timeouts, 'p' positions. */
@@ -253,12 +285,15 @@ static int run_file(dead_search_t *s, const char *path, int mode, bool verbose)
         if (mode == 't') {
             /* the side to move lost on time; its opponent must be unwinnable */
             int winner = !b.stm;
-            if (one_side(s, &b, winner, 0, &t, verbose, buf) != DEAD_UNDETERMINED)
+            double us;
+            if (one_side(s, &b, winner, 0, &t, verbose, buf, &us) != DEAD_UNDETERMINED)
                 decided = 2;
         } else {
+            double us[2];
             for (int c = WHITE; c <= BLACK; c++)
-                if (one_side(s, &b, c, expect[c], &t, verbose, buf) != DEAD_UNDETERMINED)
+                if (one_side(s, &b, c, expect[c], &t, verbose, buf, &us[c]) != DEAD_UNDETERMINED)
                     decided++;
+            count_position(&t, us, verbose, buf);
         }
         if (decided == 2)
             t.decided_positions++;

@@ -1203,6 +1203,52 @@ START_TEST(words)
 }
 END_TEST
 
+/* report_position_with()'s analysis for position_sides: Black's side
+ * first, each side with a handle of its own (the two of ctx), as --fen
+ * asks them on two threads. */
+static void sides_apart(void *ctx, const board_t *b, report_side_t side[2])
+{
+    dead_search_t **h = ctx;
+    report_side(h[BLACK], b, BLACK, &side[BLACK]);
+    report_side(h[WHITE], b, WHITE, &side[WHITE]);
+}
+
+START_TEST(position_sides)
+{
+    /* Labelled WB, W-, WB, -- and WB in the D3-Chess test vector, and a
+     * FEN that is refused.  A handle's answers depend on the position and
+     * the budget alone, not on what it was asked before: one handle asked
+     * both sides in turn and a handle per side, Black's first, write the
+     * same lines, text and JSON. */
+    static const char *const fens[] = {
+        "8/2pN4/3p4/3k4/r7/8/6K1/8 w - -",
+        "6k1/6P1/6K1/6P1/8/8/8/8 w - -",
+        "5k2/4pP2/3pP3/2pP4/1pPK4/pP6/P7/8 w - -",
+        "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -",
+        "8/8/8/B7/2k5/1p6/1K6/8 b - -",
+        "not a fen",
+    };
+    dead_search_t *one = dead_search_new(20000), *two[2] = { dead_search_new(20000), dead_search_new(20000) };
+    CHECK(one && two[0] && two[1], "dead_search_new");
+    for (int json = 0; json <= 1; json++) {
+        strbuf_t a = { 0 }, b = { 0 };
+        for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+            int ra = report_position(&a, fens[i], one, json);
+            int rb = report_position_with(&b, fens[i], sides_apart, two, json);
+            CHECK(ra == rb && ra == (i == 5 ? -1 : 0), "%s: returns %d and %d", fens[i], ra, rb);
+        }
+        strbuf_append(&a, "", 1);
+        CHECK(strstr(a.data, "Ra2 7.Kh1 Ra1#") != NULL, "no helpmate line in %s", a.data);
+        BYTES(json ? "JSON" : "text", &b, a.data, a.len - 1);
+        strbuf_free(&a);
+        strbuf_free(&b);
+    }
+    dead_search_free(one);
+    dead_search_free(two[0]);
+    dead_search_free(two[1]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -1228,5 +1274,6 @@ int main(void)
     TU_CASE(s, colour_text, 60);
     TU_CASE(s, colour_check, 60);
     TU_CASE(s, words, 60);
+    TU_CASE(s, position_sides, 60);
     return tu_run(s);
 }

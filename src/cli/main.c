@@ -15,12 +15,12 @@
 
 #include "baseline.h"
 #include "cli.h"
-#include "dead.h"
 #include "files.h"
 #include "follow.h"
 #include "follow_stream.h"
 #include "game.h"
 #include "process.h"
+#include "sides.h"
 
 #ifdef ARB_HAVE_MALLOPT
 #include <malloc.h>
@@ -529,7 +529,8 @@ static int fen_mode(const cli_t *cli, int argc)
 {
     if (optind < argc)
         usage_error("%s", "--fen takes no FILE");
-    dead_search_t *s = dead_search_new(0);
+    /* both sides of a position at once, but with -j1 or on one core */
+    sides_t *s = sides_new(cli->threads > 1);
     if (!s) {
         fprintf(stderr, "pgn-arbiter: out of memory\n");
         return EXIT_USAGE;
@@ -537,7 +538,7 @@ static int fen_mode(const cli_t *cli, int argc)
     strbuf_t out = { 0 };
     int bad = 0;
     if (strcmp(cli->fen, "-") != 0) {
-        bad += report_position(&out, cli->fen, s, cli->json) < 0;
+        bad += report_position_with(&out, cli->fen, sides_analyse, s, cli->json) < 0;
         cli_write(&out, 0, stdout);
     } else {
         char *line = NULL;
@@ -548,14 +549,14 @@ static int fen_mode(const cli_t *cli, int argc)
                 line[--n] = '\0';
             if (n == 0 || line[0] == '#')
                 continue;
-            bad += report_position(&out, line, s, cli->json) < 0;
+            bad += report_position_with(&out, line, sides_analyse, s, cli->json) < 0;
             if (!cli_write(&out, 0, stdout))
                 break;
         }
         free(line);
     }
     strbuf_free(&out);
-    dead_search_free(s);
+    sides_free(s);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "pgn-arbiter: error writing output: %s\n", strerror(errno));
         return EXIT_USAGE;

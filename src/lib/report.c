@@ -896,7 +896,26 @@ static void line_text(strbuf_t *out, const board_t *start, const move_t *line, i
     }
 }
 
+void report_side(struct dead_search *s, const board_t *b, int color, report_side_t *out)
+{
+    out->len = 0;
+    out->answer = dead_can_win(s, b, color, out->line, REPORT_LINE_CAP, &out->len);
+}
+
+/* report_position()'s analysis: both sides with one handle, one after the
+ * other. */
+static void sides_in_turn(void *ctx, const board_t *b, report_side_t side[2])
+{
+    for (int c = WHITE; c <= BLACK; c++)
+        report_side(ctx, b, c, &side[c]);
+}
+
 int report_position(strbuf_t *out, const char *fen, struct dead_search *s, bool json)
+{
+    return report_position_with(out, fen, sides_in_turn, s, json);
+}
+
+int report_position_with(strbuf_t *out, const char *fen, report_sides_fn *analyse, void *ctx, bool json)
 {
     static const char *const answers[] = { "winnable", "unwinnable", "undetermined" };
     board_t b;
@@ -922,12 +941,12 @@ int report_position(strbuf_t *out, const char *fen, struct dead_search *s, bool 
     bool check = board_in_check(&b), insufficient = rules_insufficient(&b);
     enum dead_answer a[2];
     strbuf_t lines[2] = { { 0 }, { 0 } };
+    report_side_t side[2];
+    analyse(ctx, &b, side);
     for (int c = WHITE; c <= BLACK; c++) {
-        move_t line[512];
-        int n = 0;
-        a[c] = dead_can_win(s, &b, c, line, 512, &n);
+        a[c] = side[c].answer;
         if (a[c] == DEAD_WINNABLE)
-            line_text(&lines[c], &b, line, n < 512 ? n : 512);
+            line_text(&lines[c], &b, side[c].line, side[c].len < REPORT_LINE_CAP ? side[c].len : REPORT_LINE_CAP);
     }
     bool dead = a[WHITE] == DEAD_UNWINNABLE && a[BLACK] == DEAD_UNWINNABLE;
     char num[64];

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "board.h"
+#include "dead.h"
 #include "pgnarbiter.h"
 
 /* Where a game number was written into a buffer. */
@@ -154,9 +156,32 @@ struct dead_search;
 /* Appends the facts of the position in FEN (one line, text or JSON): legal
  * moves, check, insufficient material, whether each side can still mate
  * (with a helpmate line when it can), and whether the position is dead.
- * s is the analysis to use.  Returns 0, or -1 if the FEN is not a legal
- * position (the line then says why). */
+ * s is the analysis to use, White's side first, then Black's.  Returns 0,
+ * or -1 if the FEN is not a legal position (the line then says why). */
 int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
+
+/* One side of a position, as report_position() writes it: the answer of
+ * dead_can_win() for that colour, and for a winnable side the helpmate
+ * line (len plies, the first REPORT_LINE_CAP of them in line). */
+#define REPORT_LINE_CAP 512
+typedef struct report_side {
+    enum dead_answer answer;
+    int len;
+    move_t line[REPORT_LINE_CAP];
+} report_side_t;
+
+/* Answers one side of b (WHITE or BLACK) with s into *out. */
+void report_side(struct dead_search *s, const board_t *b, int color, report_side_t *out);
+
+/* How report_position_with() has a position analysed: side[WHITE] and
+ * side[BLACK] filled as report_side() fills them, in any order or at
+ * once, each side with a search handle of its own or one for both (the
+ * answers depend on the position and the budget alone). */
+typedef void report_sides_fn(void *ctx, const board_t *b, report_side_t side[2]);
+
+/* report_position() with the analysis of both sides left to analyse(ctx,
+ * ...): the same line, byte for byte. */
+int report_position_with(strbuf_t *b, const char *fen, report_sides_fn *analyse, void *ctx, bool json);
 
 /* The check that stands for g's reasons as a whole: the check of the
  * reason, reasons[0] (the other texts are only compared with it);
