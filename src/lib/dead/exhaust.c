@@ -32,30 +32,49 @@ typedef struct bfs_node {
     uint8_t stm, castle, ep;
 } bfs_node_t;           /* 40 bytes */
 
+/* Two men a byte, the loop taking them in pairs: the exhaustion and the
+ * best-first search pack every child they keep and unpack every node. */
 static void bfs_pack(const dpos_t *p, bfs_node_t *n)
 {
     memset(n->code, 0, sizeof n->code);
     n->occ = p->occ;
-    int k = 0;
-    for (bb_t o = p->occ; o; k++) {
-        int s = pop_lsb(&o);
-        n->code[k >> 1] |= (uint8_t)(p->sq[s] << ((k & 1) * 4));
+    uint8_t *c = n->code;
+    for (bb_t o = p->occ; o; c++) {
+        unsigned pair = p->sq[pop_lsb(&o)];
+        if (o)
+            pair |= (unsigned)p->sq[pop_lsb(&o)] << 4;
+        *c = (uint8_t)pair;
     }
     n->stm = p->stm;
     n->castle = p->castle;
     n->ep = p->ep;
 }
 
+/* A man of code pc on square s of a position being unpacked: its board and
+ * key; the colours' boards and the kings' squares follow from the types'. */
+static inline void unpack_man(dpos_t *p, int s, int pc)
+{
+    p->sq[s] = (uint8_t)pc;
+    p->pc[PIECE_COLOR(pc)][PIECE_TYPE(pc)] |= BIT(s);
+    p->key ^= zobrist_piece[pc][sq_to88(s)];
+}
+
 /* crook comes from the root: rights only ever disappear. */
 static void bfs_unpack(const bfs_node_t *n, const dpos_t *root, dpos_t *p)
 {
     memset(p, 0, sizeof *p);
-    int k = 0;
-    for (bb_t o = n->occ; o; k++) {
-        int s = pop_lsb(&o), pc = (n->code[k >> 1] >> ((k & 1) * 4)) & 15;
-        put_piece(p, s, pc);
-        if (PIECE_TYPE(pc) == KING)
-            p->ksq[PIECE_COLOR(pc)] = (uint8_t)s;
+    const uint8_t *c = n->code;
+    for (bb_t o = n->occ; o; c++) {
+        unpack_man(p, pop_lsb(&o), *c & 15);
+        if (o)
+            unpack_man(p, pop_lsb(&o), *c >> 4);
+    }
+    p->occ = n->occ;
+    for (int side = WHITE; side <= BLACK; side++) {
+        bb_t *b = p->pc[side];
+        b[0] = b[PAWN] | b[KNIGHT] | b[BISHOP] | b[ROOK] | b[QUEEN] | b[KING];
+        if (b[KING])
+            p->ksq[side] = (uint8_t)lsb(b[KING]);
     }
     p->stm = n->stm;
     p->castle = n->castle;
