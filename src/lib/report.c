@@ -896,7 +896,7 @@ static void line_text(strbuf_t *out, const board_t *start, const move_t *line, i
     }
 }
 
-void report_side(struct dead_search *s, const board_t *b, int color, report_side_t *out)
+void report_side(dead_search_t *s, const board_t *b, int color, report_side_t *out)
 {
     out->len = 0;
     out->answer = dead_can_win(s, b, color, out->line, REPORT_LINE_CAP, &out->len);
@@ -910,7 +910,7 @@ static void sides_in_turn(void *ctx, const board_t *b, report_side_t side[2])
         report_side(ctx, b, c, &side[c]);
 }
 
-int report_position(strbuf_t *out, const char *fen, struct dead_search *s, bool json)
+int report_position(strbuf_t *out, const char *fen, dead_search_t *s, bool json)
 {
     return report_position_with(out, fen, sides_in_turn, s, json);
 }

@@ -151,14 +151,12 @@ void report_check(strbuf_t *b, const arb_game *g, const char *file, bool strict,
 void report_check_color(strbuf_t *b, const arb_game *g, const char *file, bool strict, bool color,
                         report_counts_t *counts);
 
-struct dead_search;
-
 /* Appends the facts of the position in FEN (one line, text or JSON): legal
  * moves, check, insufficient material, whether each side can still mate
  * (with a helpmate line when it can), and whether the position is dead.
  * s is the analysis to use, White's side first, then Black's.  Returns 0,
  * or -1 if the FEN is not a legal position (the line then says why). */
-int report_position(strbuf_t *b, const char *fen, struct dead_search *s, bool json);
+int report_position(strbuf_t *b, const char *fen, dead_search_t *s, bool json);
 
 /* One side of a position, as report_position() writes it: the answer of
  * dead_can_win() for that colour, and for a winnable side the helpmate
@@ -171,7 +169,7 @@ typedef struct report_side {
 } report_side_t;
 
 /* Answers one side of b (WHITE or BLACK) with s into *out. */
-void report_side(struct dead_search *s, const board_t *b, int color, report_side_t *out);
+void report_side(dead_search_t *s, const board_t *b, int color, report_side_t *out);
 
 /* How report_position_with() has a position analysed: side[WHITE] and
  * side[BLACK] filled as report_side() fills them, in any order or at
