@@ -6,6 +6,7 @@
  * the line must end in checkmate of the side that loses.  The last case runs
  * a licensed subset of the D3-Chess test vector (tests/data/SOURCES.md). */
 #include "dead.h"
+#include "dead/dead_internal.h"
 #include "testutil.h"
 
 #define LINE_CAP 1024
@@ -780,6 +781,67 @@ START_TEST(small_budget_endgames)
 }
 END_TEST
 
+/* ---- the searches' moves ------------------------------------------------- */
+
+/* Below p (the engine's b), depth plies: every child's key as
+ * dead_move_key() gives it before the child is made must be the key
+ * dead_do_move() gives the child, and the key of the engine's board after
+ * the same move (where dpos_t counts an en passant square as the analysis
+ * does).  Returns the children checked. */
+static long walk_keys(const tables_t *T, const dpos_t *p, const board_t *b, int depth)
+{
+    dmove_t moves[MAX_GEN];
+    int n = dead_gen_legal(T, p, moves);
+    move_t legal[MAX_MOVES];
+    ck_assert_int_eq(n, movegen_legal(b, legal));
+    long checked = 0;
+    for (int i = 0; i < n; i++) {
+        dpos_t q, e;
+        board_t next;
+        char fen[128], mv[32];
+        uint64_t key = dead_move_key(T, p, moves[i]);
+        dead_do_move(T, p, moves[i], &q);
+        board_make_move(b, dead_to_move_t(moves[i]), &next);
+        dead_pos_from_board(T, &next, &e);
+        ck_assert_msg(key == q.key && q.key == e.key, "%s after %s: key %016llx, made %016llx, engine %016llx",
+                      tu_fen_out(b, fen), tu_move_str(dead_to_move_t(moves[i]), mv), (unsigned long long)key,
+                      (unsigned long long)q.key, (unsigned long long)e.key);
+        checked++;
+        if (depth > 1)
+            checked += walk_keys(T, &q, &next, depth - 1);
+    }
+    return checked;
+}
+
+/* The perft starts, and positions for each rule of a key: en passant with
+ * the capture pinned or not, promotions with and without capture, castling
+ * rights lost by a king's move, a rook's move and a rook taken (Chess960
+ * too), a double step next to no enemy pawn. */
+START_TEST(child_keys)
+{
+    static const tu_start_t starts[] = {
+        TU_WALK_STARTS,
+        {"8/8/8/KPp4r/8/8/8/7k w - c6 0 1", false},
+        {"4k3/8/8/8/1pP5/8/8/4K2B b - c3 0 1", false},
+        {"r1n1k2r/1P4P1/8/8/8/8/1p4p1/R1N1K2R w KQkq - 0 1", false},
+        {"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true},
+    };
+    tables_t *T = malloc(sizeof *T);
+    ck_assert(T != NULL);
+    dead_tables_init(T);
+    long checked = 0;
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        board_t b;
+        dpos_t p;
+        tu_fen_at(TU_WHERE, &b, starts[i].fen, starts[i].c960);
+        dead_pos_from_board(T, &b, &p);
+        checked += walk_keys(T, &p, &b, 3);
+    }
+    free(T);
+    ck_assert_int_gt(checked, 100000);
+}
+END_TEST
+
 /* ---- the D3-Chess test vector, a subset ---------------------------------- */
 
 /* Every 6th position of the D3-Chess test vector (tests/data/SOURCES.md):
@@ -836,6 +898,7 @@ static Suite *dead_suite(void)
     TU_CASE(s, fortress_proof, 30);
     TU_CASE(s, budget_and_reuse, 30);
     TU_CASE(s, small_budget_endgames, 30);
+    TU_CASE(s, child_keys, 60);
     TU_CASE(s, vector_subset, 600);
     return s;
 }

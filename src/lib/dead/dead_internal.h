@@ -13,7 +13,8 @@
  *   exhaust.c     the breadth-first exhaustion and the best-first search
  *                 (stages 6 and 8);
  *   verdict.c     the stages in order: dead_can_win();
- *   probe.c       the cheap proofs only: dead_probe().
+ *   probe.c       the cheap proofs only: dead_probe();
+ *   bigalloc.c    the large tables of the searches, in huge pages.
  *
  * Here: bitboards and the attack tables, the position and its moves, the
  * handle (struct dead_search), and the small helpers the stages call at
@@ -83,6 +84,7 @@ typedef struct tables {
     bb_t knight[64], king[64];
     bb_t pawn[2][64];   /* squares a pawn of colour c on s attacks */
     bb_t ray[8][64];    /* squares from s in direction d to the edge, s excluded */
+    bb_t diag[64], orth[64]; /* a bishop's and a rook's squares from s on an empty board */
     int8_t dir[64][64]; /* direction from a to b, -1 if not on one line */
     uint8_t knight_dist[64][64];
 } tables_t;
@@ -221,8 +223,14 @@ static inline void remove_piece(dpos_t *p, int s)
 static inline bb_t attackers(const tables_t *T, const dpos_t *p, int s, bb_t occ, int by)
 {
     const bb_t *P = p->pc[by];
-    return (T->pawn[!by][s] & P[PAWN]) | (T->knight[s] & P[KNIGHT]) | (T->king[s] & P[KING]) |
-           (bishop_att(T, s, occ) & (P[BISHOP] | P[QUEEN])) | (rook_att(T, s, occ) & (P[ROOK] | P[QUEEN]));
+    const bb_t diag = (P[BISHOP] | P[QUEEN]) & T->diag[s], orth = (P[ROOK] | P[QUEEN]) & T->orth[s];
+    bb_t a = (T->pawn[!by][s] & P[PAWN]) | (T->knight[s] & P[KNIGHT]) | (T->king[s] & P[KING]);
+    /* the rays are traced only towards a slider on one of s's lines */
+    if (diag)
+        a |= bishop_att(T, s, occ) & diag;
+    if (orth)
+        a |= rook_att(T, s, occ) & orth;
+    return a;
 }
 
 static inline bool in_check(const tables_t *T, const dpos_t *p)
@@ -232,13 +240,15 @@ static inline bool in_check(const tables_t *T, const dpos_t *p)
 
 /* position.c: the tables (knight distances apart, for the searches only),
  * a board as a dpos_t, the legal moves (out holds MAX_GEN; their count),
- * q = p after the legal move m, m as the engine's move_t, and whether the
- * side to move has any legal move (scratch holds MAX_GEN). */
+ * q = p after the legal move m, the key q would have (without making it),
+ * m as the engine's move_t, and whether the side to move has any legal
+ * move (scratch holds MAX_GEN). */
 void dead_tables_init(tables_t *T);
 void dead_tables_init_knight_dist(tables_t *T);
 void dead_pos_from_board(const tables_t *T, const board_t *b, dpos_t *p);
 int dead_gen_legal(const tables_t *T, const dpos_t *p, dmove_t *out);
 void dead_do_move(const tables_t *T, const dpos_t *p, dmove_t m, dpos_t *q);
+uint64_t dead_move_key(const tables_t *T, const dpos_t *p, dmove_t m);
 move_t dead_to_move_t(dmove_t m);
 bool dead_has_legal(const tables_t *T, const dpos_t *p, dmove_t *scratch);
 
@@ -263,6 +273,7 @@ static inline bool material_cannot_win(const dpos_t *p, int w)
 typedef struct frame {
     dpos_t pos;
     dmove_t moves[MAX_GEN];
+    uint64_t keys[MAX_GEN]; /* of the children by moves[], where a search made them */
 } frame_t;
 
 /* A position visited with `depth` plies of search left, in generation gen. */
@@ -278,7 +289,8 @@ struct dead_search {
     tables_t T;
     bool tables_ready;       /* T is made but for knight_dist (dead_prepare()) */
     bool dist_ready;         /* T.knight_dist is made too */
-    tt_entry_t *tt;          /* made by dead_prepare() at the first dead_can_win() call */
+    tt_entry_t *tt;          /* made by dead_prepare() at the first dead_can_win() call, */
+    void *tt_mem;            /* in this block, at its first cache line */
     size_t tt_mask;          /* entries - 1; 4-entry buckets */
     size_t tt_used;          /* entries - 1 of the part in use: a search of a few thousand
                                 nodes stays in cache instead of missing on every probe */
@@ -307,8 +319,9 @@ struct dead_search {
     uint64_t *ss_proved;     /* SS_PROVED_SLOTS keys (winner folded in) of positions the pass
                                 proved, made by the first long exhaustion (exhaust.c) */
     struct bfs_node *queue;  /* the breadth-first stage's queue and its hash set of keys */
-    uint64_t *seen;          /* (0 = free), allocated by the stage and freed after it */
-    size_t queue_cap, seen_mask;
+    uint64_t *seen;          /* (0 = free), allocated by the stage and freed after it; */
+    size_t queue_cap, seen_mask, seen_count; /* the set grows as it fills (exhaust.c) */
+    int seen_shift;          /* 64 - log2 of its slots */
 };
 
 /* helpmate.c: makes the tables (and the transposition table if need_tt;
@@ -327,6 +340,10 @@ bool dead_run_search(dead_search_t *s, int max_depth, unsigned long nodes, unsig
 bool dead_ss_proves(const tables_t *T, const dpos_t *p, int w);
 enum dead_answer dead_semi_static(dead_search_t *s, int ply);
 bool dead_looks_blocked(const dpos_t *p);
+
+/* bigalloc.c: malloc() for the searches' large tables, asking the system
+ * for huge pages where it has them (free() gives the block back). */
+void *dead_big_alloc(size_t size);
 
 /* exhaust.c: the breadth-first and the best-first stages from frames[0],
  * each until s->nodes reaches `until` (DEAD_UNDETERMINED then); whether the

@@ -94,15 +94,58 @@ static inline uint64_t seen_key(uint64_t key)
 }
 
 /* The slot of k (a seen_key()) in the seen set: the one that holds it, or
- * the free one where it belongs.  The set holds only the root and the
- * positions put in the queue (queue_worth()), queue_cap + 1 at most, about
- * half the table (stage_room()): a probe always meets a free slot. */
+ * the free one where it belongs, from the home slot its top bits name.
+ * The set holds only the root and the positions put in the queue
+ * (queue_worth()), at most half the table (seen_room()): a probe always
+ * meets a free slot. */
+static inline size_t seen_home(const dead_search_t *s, uint64_t k)
+{
+    return (size_t)(k >> s->seen_shift);
+}
+
 static size_t seen_slot(const dead_search_t *s, uint64_t k)
 {
-    size_t i = (size_t)(k >> 7) & s->seen_mask;
+    size_t i = seen_home(s, k);
     while (s->seen[i] != k && s->seen[i] != 0)
         i = (i + 1) & s->seen_mask;
     return i;
+}
+
+static void seen_add(dead_search_t *s, uint64_t k)
+{
+    s->seen[seen_slot(s, k)] = k;
+    s->seen_count++;
+}
+
+/* The seen set starts small (SEEN_START slots at most, 256 KiB) and
+ * doubles when half full: a stage that keeps few positions then probes a
+ * table that stays in the cache, where one sized for the whole budget
+ * would miss on every probe.  A key's home is named by its top bits, so
+ * the homes keep their order when the table doubles, and moving the keys
+ * over writes the new table from start to end.  False if the larger table
+ * cannot be allocated (the stage then ends undecided, as when its queue
+ * fills). */
+#define SEEN_START ((size_t)1 << 15)
+
+static bool seen_room(dead_search_t *s)
+{
+    size_t slots = s->seen_mask + 1;
+    if (2 * s->seen_count <= slots)
+        return true;
+    /* written before it is read: calloc()'s fresh pages would be mapped
+     * twice, for the first probe's read and for the first key's write */
+    uint64_t *old = s->seen, *t = dead_big_alloc(2 * slots * sizeof *t);
+    if (!t)
+        return false;
+    memset(t, 0, 2 * slots * sizeof *t);
+    s->seen = t;
+    s->seen_mask = 2 * slots - 1;
+    s->seen_shift--;
+    for (size_t i = 0; i < slots; i++)
+        if (old[i])
+            s->seen[seen_slot(s, old[i])] = old[i];
+    free(old);
+    return true;
 }
 
 /* Pawns and material: positions that share them mostly share the verdict
@@ -152,12 +195,10 @@ static bool ss_proves(dead_search_t *s, const dpos_t *q)
 /* Starts a search over the queue: the root is queue[0], and seen. */
 static void queue_start(dead_search_t *s, const dpos_t *root)
 {
-    memset(s->seen, 0, (s->seen_mask + 1) * sizeof *s->seen);
     bfs_pack(root, &s->queue[0]);
     s->queue[0].parent = UINT32_MAX;
     s->queue[0].ply = 0;
-    uint64_t k = seen_key(root->key);
-    s->seen[seen_slot(s, k)] = k;
+    seen_add(s, seen_key(root->key));
 }
 
 /* Mate at queue[head]: its line, back through the parents, into s->mate. */
@@ -170,18 +211,24 @@ static enum dead_answer queue_mate(dead_search_t *s, size_t head)
     return DEAD_WINNABLE;
 }
 
-/* Is q, reached from p by m, worth a place in the queue: not seen before,
- * with mating material, and not proved unwinnable by a semi-static pass
- * (tried after a capture, a promotion, or a pawn move that ends in front
- * of an enemy pawn)?  If so, it is seen from now on.  A position found
- * unworthy is not kept: it is as unworthy when met again, and keeping it
- * could fill the set, which only the queue's limit bounds. */
+/* Is the child of p by m, whose key is k (a seen_key()), new: not in the
+ * seen set?  Looked up before the child is made: most children of a long
+ * search were seen by another path, and are never made. */
+static inline bool queue_new(const dead_search_t *s, uint64_t k)
+{
+    return s->seen[seen_slot(s, k)] != k;
+}
+
+/* Is q, new (queue_new()) and reached from p by m, worth a place in the
+ * queue: with mating material, and not proved unwinnable by a semi-static
+ * pass (tried after a capture, a promotion, or a pawn move that ends in
+ * front of an enemy pawn)?  If so, it is seen from now on.  A position
+ * found unworthy is not kept: it is as unworthy when met again, and
+ * keeping it could fill the set, which only the queue's limit bounds. */
 static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos_t *q)
 {
     const int w = s->winner;
-    uint64_t k = seen_key(q->key);
-    size_t slot = seen_slot(s, k);
-    if (s->seen[slot] == k || material_cannot_win(q, w))
+    if (material_cannot_win(q, w))
         return false;
     int to = MV_TO(m);
     bool structure = (MV_FLAGS(m) & MOVE_CAPTURE) || MV_PROMO(m) ||
@@ -192,57 +239,48 @@ static bool queue_worth(dead_search_t *s, const dpos_t *p, dmove_t m, const dpos
             return false;
         ss_note_failure(s, q);
     }
-    s->seen[slot] = k;
+    seen_add(s, seen_key(q->key));
     return true;
 }
 
-/* Opens queue[head] for both searches: its position into *p, its legal
- * moves into moves[].  Returns how many (0: none, and no mate by the
- * winner, so nothing to expand), or -1 when the search ends there with *a:
- * the winner has mated, or the node is too deep to expand. */
-static inline int node_open(dead_search_t *s, size_t head, const dpos_t *root, dpos_t *p, dmove_t *moves,
-                            enum dead_answer *a)
+/* A node opened (node_open()): its position, its legal moves and the
+ * keys of its children (kid_keys()), or why it is not expanded. */
+#define NODE_MATE (-1) /* the winner has mated: the search ends there */
+#define NODE_DEEP (-2) /* too deep to expand: the search ends undecided */
+
+typedef struct opened {
+    dpos_t p;
+    dmove_t *moves;  /* MAX_GEN */
+    uint64_t *keys;  /* MAX_GEN */
+    int n;           /* legal moves (0: none, and no mate by the winner), or NODE_* */
+} opened_t;
+
+/* The keys of the children of an opened node p, by its n moves, into
+ * keys[] (as seen_key() makes them), their slots in the seen set fetched
+ * all at once: the set is far larger than the cache. */
+static inline void kid_keys(const dead_search_t *s, const dpos_t *p, const dmove_t *moves, int n, uint64_t *keys)
 {
-    const tables_t *T = &s->T;
-    bfs_unpack(&s->queue[head], root, p);
-    int n = dead_gen_legal(T, p, moves);
-    if (n == 0) {
-        if (p->stm != s->winner && in_check(T, p)) {
-            *a = queue_mate(s, head);
-            return -1;
-        }
-        return 0;
-    }
-    if (s->queue[head].ply >= MAX_PLY - 1) {
-        *a = DEAD_UNDETERMINED;
-        return -1;
-    }
-    return n;
-}
-
-/* The children of an opened node, made a few moves ahead of their turn:
- * the seen set is far larger than the cache, and its slot for a child is
- * fetched from memory while the children before it are looked at. */
-#define KIDS_AHEAD 4
-
-typedef struct kids {
-    dpos_t q[KIDS_AHEAD];
-    int made;
-} kids_t;
-
-/* The child by moves[i] of p (n moves), i counting up from 0 after
- * k->made was set to 0. */
-static inline const dpos_t *kid(const dead_search_t *s, kids_t *k, const dpos_t *p, const dmove_t *moves, int n,
-                                int i)
-{
-    for (; k->made < n && k->made < i + KIDS_AHEAD; k->made++) {
-        dpos_t *q = &k->q[k->made % KIDS_AHEAD];
-        dead_do_move(&s->T, p, moves[k->made], q);
+    for (int i = 0; i < n; i++) {
+        keys[i] = seen_key(dead_move_key(&s->T, p, moves[i]));
 #ifdef __GNUC__
-        __builtin_prefetch(&s->seen[(size_t)(seen_key(q->key) >> 7) & s->seen_mask]);
+        __builtin_prefetch(&s->seen[seen_home(s, keys[i])]);
 #endif
     }
-    return &k->q[i % KIDS_AHEAD];
+}
+
+/* Opens queue[head] into *o for both searches.  Nothing else changes: the
+ * exhaustion opens a node ahead of its turn. */
+static inline void node_open(const dead_search_t *s, size_t head, const dpos_t *root, opened_t *o)
+{
+    const tables_t *T = &s->T;
+    bfs_unpack(&s->queue[head], root, &o->p);
+    o->n = dead_gen_legal(T, &o->p, o->moves);
+    if (o->n == 0 && o->p.stm != s->winner && in_check(T, &o->p))
+        o->n = NODE_MATE;
+    else if (o->n > 0 && s->queue[head].ply >= MAX_PLY - 1)
+        o->n = NODE_DEEP;
+    if (o->n > 0)
+        kid_keys(s, &o->p, o->moves, o->n, o->keys);
 }
 
 /* Puts q at queue[at], the child of queue[head] by m. */
@@ -258,51 +296,74 @@ static void queue_put(dead_search_t *s, size_t at, size_t head, dmove_t m, const
 static enum dead_answer bfs_search(dead_search_t *s, unsigned long until)
 {
     const dpos_t *root = &s->frames[0].pos;
-    dpos_t p;
-    kids_t kids;
-    dmove_t *moves = s->frames[1].moves;
-    size_t head = 0, tail = 1;
+    dpos_t q;
+    opened_t open[2] = {{.moves = s->frames[1].moves, .keys = s->frames[1].keys},
+                        {.moves = s->frames[2].moves, .keys = s->frames[2].keys}};
+    size_t head = 0, tail = 1, ready = SIZE_MAX; /* ready: the node open[next] holds */
+    int next = 0;
     queue_start(s, root);
     for (; head < tail; head++) {
         if (s->nodes >= until)
             return DEAD_UNDETERMINED;
         s->nodes++;
-        enum dead_answer a;
-        int n = node_open(s, head, root, &p, moves, &a);
-        if (n < 0)
-            return a;
-        kids.made = 0;
-        for (int i = 0; i < n; i++) {
-            const dpos_t *q = kid(s, &kids, &p, moves, n, i);
-            if (!queue_worth(s, &p, moves[i], q))
+        opened_t *o = &open[next];
+        if (ready != head)
+            node_open(s, head, root, o);
+        if (o->n == NODE_MATE)
+            return queue_mate(s, head);
+        if (o->n == NODE_DEEP)
+            return DEAD_UNDETERMINED;
+        /* the next node opened now: the slots of its children come from
+         * memory while this node's children are looked up */
+        next ^= 1;
+        ready = SIZE_MAX;
+        if (head + 1 < tail) {
+            node_open(s, head + 1, root, &open[next]);
+            ready = head + 1;
+        }
+        const dpos_t *p = &o->p;
+        for (int i = 0; i < o->n; i++) {
+            if (!queue_new(s, o->keys[i]))
+                continue;
+            dead_do_move(&s->T, p, o->moves[i], &q);
+            if (!queue_worth(s, p, o->moves[i], &q))
                 continue;
             if (tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
-            queue_put(s, tail++, head, moves[i], q);
+            queue_put(s, tail++, head, o->moves[i], &q);
+            if (!seen_room(s))
+                return DEAD_UNDETERMINED;
         }
     }
     return DEAD_UNWINNABLE;
 }
 
 /* Room for as many positions as nodes are left before `until` (40 bytes
- * each, and at most 32 bytes of hash set), taken for a stage; its size, 0
- * if out of memory.  stage_room_free() gives it back. */
+ * each, and a hash set that grows to at most 32 bytes each), taken for a
+ * stage; its size, 0 if out of memory.  stage_room_free() gives it back. */
 static size_t stage_room(dead_search_t *s, unsigned long until)
 {
     size_t cap = until > s->nodes ? until - s->nodes : 0;
     if (cap < 4096)
         cap = 4096;
-    size_t hs = 1;
-    while (hs < 2 * cap)
-        hs *= 2;
-    s->queue = malloc(cap * sizeof *s->queue);
-    s->seen = malloc(hs * sizeof *s->seen);
+    size_t slots = 2;
+    int shift = 63;
+    while (slots < 2 * cap && slots < SEEN_START) {
+        slots *= 2;
+        shift--;
+    }
+    s->queue = dead_big_alloc(cap * sizeof *s->queue);
+    s->seen = malloc(slots * sizeof *s->seen);
+    if (s->seen)
+        memset(s->seen, 0, slots * sizeof *s->seen);
+    s->seen_count = 0;
     if (!s->ss_proved && cap >= SS_PROVED_SLOTS)
         s->ss_proved = calloc(SS_PROVED_SLOTS, sizeof *s->ss_proved); /* none is no harm */
     if (!s->queue || !s->seen)
         return 0;
     s->queue_cap = cap;
-    s->seen_mask = hs - 1;
+    s->seen_mask = slots - 1;
+    s->seen_shift = shift;
     return cap;
 }
 
@@ -486,9 +547,9 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
     const int w = s->winner;
     const dpos_t *root = &s->frames[0].pos;
     const bool pawn_plan = dead_pawn_race(root, w);
-    dpos_t p;
-    kids_t kids;
-    dmove_t *moves = s->frames[1].moves;
+    dpos_t q;
+    opened_t o = {.moves = s->frames[1].moves, .keys = s->frames[1].keys};
+    const dpos_t *p = &o.p;
     size_t tail = 1, hn = 0;
     queue_start(s, root);
     heap_push(heap, &hn, 0);
@@ -498,22 +559,26 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
         if (hn) /* most often the next one opened: it is anywhere in the queue */
             __builtin_prefetch(&s->queue[heap[0] & UINT32_MAX]);
 #endif
-        enum dead_answer a;
-        int n = node_open(s, head, root, &p, moves, &a);
-        if (n < 0)
-            return a;
-        kids.made = 0;
-        for (int i = 0; i < n; i++) {
+        node_open(s, head, root, &o);
+        if (o.n == NODE_MATE)
+            return queue_mate(s, head);
+        if (o.n == NODE_DEEP)
+            return DEAD_UNDETERMINED;
+        for (int i = 0; i < o.n; i++) {
             if (s->nodes >= until || tail == s->queue_cap)
                 return DEAD_UNDETERMINED;
             s->nodes++;
-            const dpos_t *q = kid(s, &kids, &p, moves, n, i);
-            if (!queue_worth(s, &p, moves[i], q))
+            if (!queue_new(s, o.keys[i]))
                 continue;
-            queue_put(s, tail, head, moves[i], q);
-            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, q, w, pawn_plan) + s->queue[tail].ply);
+            dead_do_move(T, p, o.moves[i], &q);
+            if (!queue_worth(s, p, o.moves[i], &q))
+                continue;
+            queue_put(s, tail, head, o.moves[i], &q);
+            uint64_t f = (uint64_t)(BF_WEIGHT * bf_estimate(T, &q, w, pawn_plan) + s->queue[tail].ply);
             heap_push(heap, &hn, f << 32 | tail);
             tail++;
+            if (!seen_room(s))
+                return DEAD_UNDETERMINED;
         }
     }
     return DEAD_UNWINNABLE;
@@ -524,7 +589,7 @@ static enum dead_answer bf_search(dead_search_t *s, uint64_t *heap, unsigned lon
 enum dead_answer dead_best_first(dead_search_t *s, unsigned long until)
 {
     size_t cap = stage_room(s, until);
-    uint64_t *heap = cap ? malloc(cap * sizeof *heap) : NULL;
+    uint64_t *heap = cap ? dead_big_alloc(cap * sizeof *heap) : NULL;
     enum dead_answer a = heap ? bf_search(s, heap, until) : DEAD_UNDETERMINED;
     free(heap);
     stage_room_free(s);

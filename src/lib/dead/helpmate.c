@@ -51,8 +51,13 @@ bool dead_prepare(dead_search_t *s, bool need_tt)
         dead_tables_init_knight_dist(&s->T);
         s->dist_ready = true;
     }
-    if (need_tt && !s->tt)
-        s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
+    if (need_tt && !s->tt_mem) {
+        /* a bucket of four entries is one cache line, so that a probe
+         * misses once: the table starts at the first line of its block */
+        s->tt_mem = calloc((s->tt_mask + 1) * sizeof *s->tt + 64, 1);
+        if (s->tt_mem)
+            s->tt = (tt_entry_t *)((uintptr_t)s->tt_mem + (64 - (uintptr_t)s->tt_mem % 64) % 64);
+    }
     return !need_tt || s->tt;
 }
 
@@ -60,7 +65,7 @@ void dead_search_free(dead_search_t *s)
 {
     if (!s)
         return;
-    free(s->tt);
+    free(s->tt_mem);
     free(s->frames);
     free(s->queue);
     free(s->seen);
@@ -105,6 +110,21 @@ static tt_entry_t *tt_probe(dead_search_t *s, uint64_t key, bool *found)
             victim = &b[i];
     }
     return victim;
+}
+
+/* Entries in use in the table from which a search looks its children up
+ * before making them (mate_dfs()): 1 MiB and more. */
+#define TT_FAR ((size_t)1 << 16)
+
+/* Does the table hold key, in this generation, searched with at least
+ * `left` plies left?  Then a search of it with `left` plies finds nothing. */
+static inline bool tt_cuts(const dead_search_t *s, uint64_t key, int left)
+{
+    const tt_entry_t *b = &s->tt[key & s->tt_used & ~(size_t)3];
+    for (int i = 0; i < 4; i++)
+        if (b[i].gen == s->gen && b[i].key == key)
+            return b[i].depth >= left;
+    return false;
 }
 
 /* ------------------------------------------------------------------------
@@ -371,6 +391,21 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
         e->depth = left;
     }
 
+    /* In a long search, whose table is far out of the cache, the
+     * children's entries are fetched all at once, while the moves are
+     * sorted, and a child the table cuts off is counted as the child
+     * itself would count it, and never made.  A short search's table is
+     * in the cache, and its children are seldom in it: there the keys
+     * would cost more than they save. */
+    const bool far = s->use_tt && s->tt_used + 1 >= TT_FAR;
+    if (far) {
+        for (int i = 0; i < n; i++) {
+            fr->keys[i] = dead_move_key(T, p, fr->moves[i]);
+#ifdef __GNUC__
+            __builtin_prefetch(&s->tt[fr->keys[i] & s->tt_used & ~(size_t)3]);
+#endif
+        }
+    }
     uint8_t var[MAX_GEN];
     if (s->local)
         classify_local(s, p, fr->moves, n, var);
@@ -401,11 +436,11 @@ static bool mate_dfs(dead_search_t *s, int ply, int depth, bool past_progress)
             nd = depth;
         else if (var[i] == V_PUNISH)
             nd = depth + 3 < s->max_depth ? depth + 3 : s->max_depth;
+        if (far && s->nodes + 1 < s->limit && tt_cuts(s, fr->keys[i], s->max_depth - nd)) {
+            s->nodes++;
+            continue;
+        }
         dead_do_move(T, p, m, q);
-#ifdef __GNUC__
-        if (s->use_tt) /* the child's entry, far out of the cache in a long search */
-            __builtin_prefetch(&s->tt[q->key & s->tt_used & ~(size_t)3]);
-#endif
         s->path[ply] = m;
         if (mate_dfs(s, ply + 1, nd, reward))
             return true;

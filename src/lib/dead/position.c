@@ -43,6 +43,8 @@ void dead_tables_init(tables_t *T)
                 T->dir[s][nr * 8 + nf] = (int8_t)d;
             }
         }
+        T->diag[s] = T->ray[D_NE][s] | T->ray[D_SE][s] | T->ray[D_SW][s] | T->ray[D_NW][s];
+        T->orth[s] = T->ray[D_N][s] | T->ray[D_E][s] | T->ray[D_S][s] | T->ray[D_W][s];
         for (int c = 0; c < 2; c++) {
             int nr = r + (c == WHITE ? 1 : -1);
             if (nr < 0 || nr > 7)
@@ -158,7 +160,8 @@ int dead_gen_legal(const tables_t *T, const dpos_t *p, dmove_t *out)
         mask = checkers | between(T, k, lsb(checkers));
 
     bb_t pinned = 0;
-    bb_t snipers = (rook_att(T, k, opp) & (E[ROOK] | E[QUEEN])) | (bishop_att(T, k, opp) & (E[BISHOP] | E[QUEEN]));
+    const bb_t diag = (E[BISHOP] | E[QUEEN]) & T->diag[k], orth = (E[ROOK] | E[QUEEN]) & T->orth[k];
+    bb_t snipers = (orth ? rook_att(T, k, opp) & orth : 0) | (diag ? bishop_att(T, k, opp) & diag : 0);
     while (snipers) {
         int s = pop_lsb(&snipers);
         bb_t b = between(T, k, s) & occ;
@@ -283,6 +286,47 @@ void dead_do_move(const tables_t *T, const dpos_t *p, dmove_t m, dpos_t *q)
         q->key ^= zobrist_ep[sq_file(q->ep)];
     q->key ^= zobrist_black;
     q->stm = (uint8_t)them;
+}
+
+/* The key dead_do_move() gives q, without making q: the searches look a
+ * child up in their tables before they pay for the copy, and most
+ * children of a long search are there already. */
+uint64_t dead_move_key(const tables_t *T, const dpos_t *p, dmove_t m)
+{
+    const int us = p->stm, them = !us, from = MV_FROM(m), to = MV_TO(m), fl = MV_FLAGS(m);
+    const int pc = p->sq[from];
+    uint64_t k = p->key ^ zobrist_black ^ zobrist_castle[p->castle];
+    int castle = p->castle;
+    if (p->ep != NO_SQ)
+        k ^= zobrist_ep[sq_file(p->ep)];
+    if (fl & MOVE_CASTLE) {
+        int rank = us == WHITE ? 0 : 7;
+        bool qs = sq_file(to) < sq_file(from);
+        int kto = rank * 8 + (qs ? 2 : 6), rto = rank * 8 + (qs ? 3 : 5), rook = p->sq[to];
+        k ^= zobrist_piece[pc][sq_to88(from)] ^ zobrist_piece[pc][sq_to88(kto)];
+        k ^= zobrist_piece[rook][sq_to88(to)] ^ zobrist_piece[rook][sq_to88(rto)];
+        castle &= ~(3 << (us * 2));
+    } else {
+        if (fl & MOVE_CAPTURE) {
+            int cap = (fl & MOVE_EP) ? to + (us == WHITE ? -8 : 8) : to;
+            k ^= zobrist_piece[p->sq[cap]][sq_to88(cap)];
+        }
+        k ^= zobrist_piece[pc][sq_to88(from)];
+        k ^= zobrist_piece[MV_PROMO(m) ? PIECE(us, MV_PROMO(m)) : pc][sq_to88(to)];
+        if (PIECE_TYPE(pc) == KING)
+            castle &= ~(3 << (us * 2));
+        if (castle) {
+            for (int i = 0; i < 4; i++)
+                if ((castle & (1 << i)) && (p->crook[i] == from || p->crook[i] == to))
+                    castle &= ~(1 << i);
+        }
+        if (fl & MOVE_DOUBLE) {
+            int e = (from + to) / 2;
+            if (T->pawn[us][e] & p->pc[them][PAWN])
+                k ^= zobrist_ep[sq_file(e)];
+        }
+    }
+    return k ^ zobrist_castle[castle];
 }
 
 /* The engine's move_t of m: 0x88 squares, the same promotion and flags. */
